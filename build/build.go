@@ -1,0 +1,218 @@
+// Package build turns a directory of skill sources into a static catalog
+// site, in phases that each hand a plain value to the next:
+//
+//	read      content fs.FS            → []SourceFile (path + bytes)
+//	parse     []SourceFile             → []*Skill + Violations   (parallel)
+//	index     []*Skill                 → SQLite (UNIQUE id finds duplicates)
+//	render    SQLite queries           → []File (path + bytes)
+//	write     []File                   → a fresh directory, swapped in whole
+//
+// Every violation of every source is collected before the build fails, and a
+// failed build leaves the previous output untouched. Private skills are
+// parsed, validated and indexed (so their ids stay unique) but nothing of
+// them is rendered. The same sources give the same bytes; dates come only
+// from Config.Time (SOURCE_DATE_EPOCH).
+package build
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"path"
+	"path/filepath"
+	"strings"
+	"time"
+
+	skillcat "github.com/skillcat/skillcat"
+	"github.com/skillcat/skillcat/store"
+)
+
+// Config is everything a build needs; flags enter in cmd/ and travel here.
+type Config struct {
+	// Content is the content directory; ContentDir is its name for messages
+	// ("content"), joined with each source path.
+	Content    fs.FS
+	ContentDir string
+	// Out is the output directory; it is replaced whole on success.
+	Out string
+	// BaseURL, when set, makes every published URL absolute and adds
+	// sitemap.xml and robots.txt. It must be an absolute http(s) URL.
+	BaseURL string
+	// Strict turns warnings into errors.
+	Strict bool
+	// Templates, when set, overrides templates and assets by file name.
+	Templates fs.FS
+	// Time is the build's date (from SOURCE_DATE_EPOCH); zero means the
+	// output carries no date at all.
+	Time time.Time
+	// Workers bounds parallel parsing; 0 means GOMAXPROCS.
+	Workers int
+	// Dev adds the live-reload script to every page (skillcat serve only).
+	Dev bool
+}
+
+// Result summarizes a build or validation run.
+type Result struct {
+	Sources   int                 // skill sources read
+	Published int                 // skills listed in the index
+	Private   int                 // valid private skills withheld
+	Files     int                 // files written
+	Warnings  skillcat.Violations // warnings that did not fail the run
+	Duration  time.Duration
+}
+
+// ErrConfig is wrapped by errors in the Config itself, such as a base URL
+// that is not absolute.
+var ErrConfig = errors.New("invalid configuration")
+
+// ErrInvalidContent is wrapped by the error of a run that failed because
+// of the content; errors.As with skillcat.Violations yields every problem.
+var ErrInvalidContent = errors.New("content is invalid")
+
+// InvalidError carries every violation of a failed run.
+type InvalidError struct {
+	Violations skillcat.Violations
+}
+
+// Error summarizes the count; the violations themselves are listed by the
+// caller.
+func (e *InvalidError) Error() string {
+	n := 0
+	for _, v := range e.Violations {
+		if v.Severity == skillcat.SeverityError {
+			n++
+		}
+	}
+	return fmt.Sprintf("%s: %d problem(s)", ErrInvalidContent, n)
+}
+
+// Unwrap returns ErrInvalidContent.
+func (e *InvalidError) Unwrap() error { return ErrInvalidContent }
+
+// Validate reads, parses and indexes the content without writing anything.
+// It returns every violation; the error is an *InvalidError when the
+// content is invalid.
+func Validate(ctx context.Context, cfg Config) (*Result, error) {
+	start := time.Now()
+	cat, res, err := load(ctx, cfg)
+	if cat != nil {
+		cat.db.Close()
+	}
+	res.Duration = time.Since(start)
+	return res, err
+}
+
+// Build runs every phase and replaces cfg.Out with the new site. On any
+// error the previous output is left as it was.
+func Build(ctx context.Context, cfg Config) (*Result, error) {
+	start := time.Now()
+	if err := checkConfig(&cfg); err != nil {
+		return &Result{}, err
+	}
+	cat, res, err := load(ctx, cfg)
+	if err != nil {
+		return res, err
+	}
+	defer cat.db.Close()
+	files, err := render(ctx, cfg, cat)
+	if err != nil {
+		return res, fmt.Errorf("render: %w", err)
+	}
+	n, err := write(ctx, cfg, cat, files)
+	if err != nil {
+		return res, fmt.Errorf("write %s: %w", cfg.Out, err)
+	}
+	res.Files = n
+	res.Duration = time.Since(start)
+	return res, nil
+}
+
+func checkConfig(cfg *Config) error {
+	if cfg.BaseURL == "" {
+		return nil
+	}
+	if u, err := url.Parse(cfg.BaseURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" || u.Fragment != "" {
+		return fmt.Errorf("%w: --base-url %q: must be an absolute http or https URL such as https://skills.example.com/", ErrConfig, cfg.BaseURL)
+	}
+	if !strings.HasSuffix(cfg.BaseURL, "/") {
+		cfg.BaseURL += "/"
+	}
+	return nil
+}
+
+// catalog is what the render phase reads: the index in SQLite, the valid
+// skills by id, and the site's settings.
+type catalog struct {
+	db     *store.DB
+	skills map[string]*Skill
+	site   Site
+}
+
+// load runs read → parse → index and fails with every violation.
+func load(ctx context.Context, cfg Config) (*catalog, *Result, error) {
+	res := &Result{}
+	display := func(p string) string {
+		if cfg.ContentDir == "" {
+			return p
+		}
+		return filepath.ToSlash(path.Join(filepath.ToSlash(cfg.ContentDir), p))
+	}
+	files, vs := readSources(cfg.Content, display)
+	res.Sources = len(files) + len(vs)
+	site, svs := readSite(cfg.Content, display)
+	vs = append(vs, svs...)
+	skills, pvs := parseSources(files, display, cfg.Workers)
+	vs = append(vs, pvs...)
+	if err := ctx.Err(); err != nil {
+		return nil, res, err
+	}
+	db, err := store.Open(ctx, ":memory:")
+	if err != nil {
+		return nil, res, fmt.Errorf("index: %w", err)
+	}
+	rows := make([]store.Skill, len(skills))
+	byID := make(map[string]*Skill, len(skills))
+	bySource := make(map[string]*Skill, len(skills))
+	for i, s := range skills {
+		rows[i] = s.row()
+		bySource[s.Source] = s
+	}
+	dups, err := db.Load(ctx, rows)
+	if err != nil {
+		db.Close()
+		return nil, res, fmt.Errorf("index: %w", err)
+	}
+	for _, d := range dups {
+		s := bySource[d.Source]
+		vs = append(vs, skillcat.Violation{
+			File: s.Display, Line: s.IDLine, Column: s.IDColumn, Pointer: "/id", Field: "id",
+			Reason:   fmt.Sprintf("id %q is already used by %s; ids must be unique", d.ID, display(d.Other)),
+			Severity: skillcat.SeverityError,
+		})
+	}
+	for _, s := range skills {
+		if _, dup := byID[s.Descriptor.ID]; !dup {
+			byID[s.Descriptor.ID] = s
+		}
+		if s.Descriptor.Access == skillcat.Private {
+			res.Private++
+		} else {
+			res.Published++
+		}
+	}
+	if cfg.Strict {
+		for i := range vs {
+			vs[i].Severity = skillcat.SeverityError
+		}
+	}
+	vs.Sort()
+	if vs.HasErrors() {
+		db.Close()
+		res.Published, res.Private = 0, 0
+		return nil, res, &InvalidError{Violations: vs}
+	}
+	res.Warnings = vs
+	return &catalog{db: db, skills: byID, site: site}, res, nil
+}

@@ -1,0 +1,257 @@
+package build
+
+import (
+	"bytes"
+	"fmt"
+	"math/big"
+	"regexp"
+	"strconv"
+	"strings"
+
+	skillcat "github.com/skillcat/skillcat"
+	"go.yaml.in/yaml/v3"
+)
+
+// A Markdown source holds the descriptor's members as YAML front matter
+// between a first line "---" and the next line "---", and the description as
+// the Markdown body after it:
+//
+//	---
+//	id: weather.forecast
+//	name: Weather Forecast
+//	…
+//	---
+//	Hourly and daily forecasts for any coordinates.
+//
+// Lines count from the file's first line, the opening "---" included.
+
+// maxYAMLNodes bounds the nodes a front matter may expand to through
+// aliases (a "billion laughs" document would otherwise exhaust memory).
+const maxYAMLNodes = 100000
+
+// splitFrontMatter returns the YAML between the fences, the line the YAML
+// starts on, the body after the closing fence and the line it starts on.
+func splitFrontMatter(data []byte) (yml []byte, ymlLine int, body []byte, bodyLine int, err error) {
+	first, _, _ := bytes.Cut(data, []byte("\n"))
+	if strings.TrimRight(strings.TrimPrefix(string(first), "\ufeff"), " \t\r") != "---" {
+		return nil, 0, nil, 0, fmt.Errorf(`a Markdown source must start with a "---" line opening its YAML front matter`)
+	}
+	line := 2
+	start := len(first) + 1
+	for off := start; off <= len(data); {
+		end := bytes.IndexByte(data[off:], '\n')
+		var ln []byte
+		next := len(data) + 1
+		if end < 0 {
+			ln = data[off:]
+		} else {
+			ln = data[off : off+end]
+			next = off + end + 1
+		}
+		if t := strings.TrimRight(string(ln), " \t\r"); t == "---" || t == "..." {
+			yml = data[start:off]
+			if next <= len(data) {
+				body = data[next:]
+			}
+			return yml, 2, body, line + 1, nil
+		}
+		if end < 0 {
+			break
+		}
+		off = next
+		line++
+	}
+	return nil, 0, nil, 0, fmt.Errorf(`front matter is never closed: add a "---" line after the YAML members`)
+}
+
+var yamlLineRE = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+
+// markdownNode converts a Markdown source into a descriptor Node tree: the
+// front matter's members with their YAML positions, and the body as the
+// description positioned at its first line.
+func markdownNode(src *skillcat.Source) (*skillcat.Node, skillcat.Violations) {
+	root, body, line, vs := parseFrontMatter(src)
+	if vs != nil {
+		return nil, vs
+	}
+	if body != "" {
+		if dn := root.Get("description"); dn != nil {
+			return nil, skillcat.Violations{{File: src.Name, Line: dn.Line, Column: dn.Column, Pointer: "/description", Field: "description",
+				Reason: "is given both in the front matter and as the Markdown body; keep one", Severity: skillcat.SeverityError}}
+		}
+		key := &skillcat.Node{Kind: skillcat.String, Text: "description", Line: line, Column: 1}
+		root.Members = append(root.Members, skillcat.Member{Name: "description", Key: key,
+			Value: &skillcat.Node{Kind: skillcat.String, Text: body, Line: line, Column: 1}})
+	}
+	return root, nil
+}
+
+// parseFrontMatter splits a Markdown source and converts its front matter
+// into a Node tree positioned in the file. It returns the trimmed body and
+// the line it starts on.
+func parseFrontMatter(src *skillcat.Source) (root *skillcat.Node, body string, bodyLine int, vs skillcat.Violations) {
+	fileErr := func(line, col int, reason string) skillcat.Violations {
+		return skillcat.Violations{{File: src.Name, Line: line, Column: col, Field: skillcat.FileField, Reason: reason, Severity: skillcat.SeverityError}}
+	}
+	data := src.Data
+	if len(bytes.TrimSpace(data)) == 0 {
+		return nil, "", 0, fileErr(1, 1, "file is empty: expected YAML front matter between --- lines, then the Markdown description")
+	}
+	yml, ymlLine, rest, restLine, err := splitFrontMatter(data)
+	if err != nil {
+		return nil, "", 0, fileErr(1, 1, err.Error())
+	}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(yml, &doc); err != nil {
+		msg := strings.TrimPrefix(err.Error(), "yaml: ")
+		line := ymlLine
+		if m := yamlLineRE.FindStringSubmatch(err.Error()); m != nil {
+			n, _ := strconv.Atoi(m[1])
+			line, msg = ymlLine+n-1, m[2]
+		}
+		return nil, "", 0, fileErr(line, 1, "invalid YAML front matter: "+msg)
+	}
+	c := converter{lineOffset: ymlLine - 1}
+	if doc.Kind == 0 || len(doc.Content) == 0 {
+		root = &skillcat.Node{Kind: skillcat.Object}
+	} else {
+		root, err = c.node(doc.Content[0], 0)
+		if err != nil {
+			return nil, "", 0, fileErr(c.errLine, c.errCol, err.Error())
+		}
+		if root.Kind != skillcat.Object {
+			return nil, "", 0, fileErr(root.Line, root.Column, "front matter must be a YAML mapping of descriptor members; got "+root.Kind.String())
+		}
+	}
+	// Members missing from the front matter are reported at its first line.
+	root.Line, root.Column = 1, 1
+	body, bodyLine = trimBody(rest, restLine)
+	return root, body, bodyLine, nil
+}
+
+// trimBody drops blank lines before the body and white space after it, and
+// returns the line the body text starts on.
+func trimBody(body []byte, line int) (string, int) {
+	for {
+		nl := bytes.IndexByte(body, '\n')
+		if nl < 0 || len(bytes.TrimSpace(body[:nl])) != 0 {
+			break
+		}
+		body = body[nl+1:]
+		line++
+	}
+	return strings.TrimRight(string(body), " \t\r\n"), line
+}
+
+type converter struct {
+	lineOffset     int
+	nodes          int
+	errLine, errCol int
+}
+
+func (c *converter) fail(n *yaml.Node, format string, args ...any) error {
+	c.errLine, c.errCol = n.Line+c.lineOffset, n.Column
+	return fmt.Errorf(format, args...)
+}
+
+// node converts one YAML node into a positioned JSON Node.
+func (c *converter) node(n *yaml.Node, depth int) (*skillcat.Node, error) {
+	c.nodes++
+	if c.nodes > maxYAMLNodes {
+		return nil, c.fail(n, "front matter expands to more than %d values (aliases?)", maxYAMLNodes)
+	}
+	if depth > skillcat.MaxDepth {
+		return nil, c.fail(n, "front matter is nested more than %d levels deep", skillcat.MaxDepth)
+	}
+	out := &skillcat.Node{Line: n.Line + c.lineOffset, Column: n.Column}
+	switch n.Kind {
+	case yaml.AliasNode:
+		v, err := c.node(n.Alias, depth+1)
+		if err != nil {
+			return nil, err
+		}
+		cp := *v
+		cp.Line, cp.Column = out.Line, out.Column
+		return &cp, nil
+	case yaml.DocumentNode:
+		if len(n.Content) == 0 {
+			out.Kind = skillcat.Null
+			return out, nil
+		}
+		return c.node(n.Content[0], depth)
+	case yaml.MappingNode:
+		out.Kind = skillcat.Object
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k, v := n.Content[i], n.Content[i+1]
+			if k.Kind != yaml.ScalarNode {
+				return nil, c.fail(k, "member names must be plain strings, not a YAML %s", kindName(k))
+			}
+			if k.Tag == "!!merge" {
+				return nil, c.fail(k, "YAML merge keys (<<) are not supported; write the members out")
+			}
+			val, err := c.node(v, depth+1)
+			if err != nil {
+				return nil, err
+			}
+			key := &skillcat.Node{Kind: skillcat.String, Text: k.Value, Line: k.Line + c.lineOffset, Column: k.Column}
+			out.Members = append(out.Members, skillcat.Member{Name: k.Value, Key: key, Value: val})
+		}
+	case yaml.SequenceNode:
+		out.Kind = skillcat.Array
+		for _, it := range n.Content {
+			v, err := c.node(it, depth+1)
+			if err != nil {
+				return nil, err
+			}
+			out.Items = append(out.Items, v)
+		}
+	case yaml.ScalarNode:
+		return c.scalar(n, out)
+	default:
+		return nil, c.fail(n, "unsupported YAML node")
+	}
+	return out, nil
+}
+
+var jsonNumberRE = regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$`)
+
+// scalar converts a YAML scalar by its resolved tag. Numbers must have a
+// JSON equivalent; timestamps and binary stay strings as written.
+func (c *converter) scalar(n *yaml.Node, out *skillcat.Node) (*skillcat.Node, error) {
+	switch n.ShortTag() {
+	case "!!null":
+		out.Kind = skillcat.Null
+	case "!!bool":
+		out.Kind = skillcat.Bool
+		b, err := strconv.ParseBool(strings.ToLower(n.Value))
+		if err != nil {
+			return nil, c.fail(n, "%q is not a boolean JSON knows; write true or false", n.Value)
+		}
+		out.Text = strconv.FormatBool(b)
+	case "!!int", "!!float":
+		out.Kind = skillcat.Number
+		text := strings.TrimPrefix(n.Value, "+")
+		if !jsonNumberRE.MatchString(text) {
+			i, ok := new(big.Int).SetString(strings.ReplaceAll(text, "_", ""), 0)
+			if !ok {
+				return nil, c.fail(n, "YAML number %s has no JSON equivalent; write a plain decimal number, or quote it to make it a string", n.Value)
+			}
+			text = i.String()
+		}
+		out.Text = text
+	default:
+		out.Kind = skillcat.String
+		out.Text = n.Value
+	}
+	return out, nil
+}
+
+func kindName(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "mapping"
+	case yaml.SequenceNode:
+		return "sequence"
+	}
+	return "value"
+}

@@ -1,0 +1,209 @@
+package build
+
+import (
+	"bytes"
+	"fmt"
+	"html/template"
+	"io/fs"
+	"path"
+	"sort"
+	"strings"
+
+	skillcat "github.com/skillcat/skillcat"
+	"github.com/skillcat/skillcat/store"
+	"github.com/skillcat/skillcat/templates"
+)
+
+// pages renders the HTML side of the site from the templates.
+type pages struct {
+	cfg   Config
+	site  Site
+	fsys  fs.FS
+	tmpls map[string]*template.Template // by page file name
+}
+
+// pageFiles are the page templates; each is parsed with the shared layout
+// and partials (every other *.html file).
+var pageFiles = []string{"home.html", "skill.html", "type.html", "404.html"}
+
+func newPages(cfg Config, site Site) (*pages, error) {
+	fsys := templates.FS()
+	if cfg.Templates != nil {
+		fsys = templates.Overlay(cfg.Templates, fsys)
+	}
+	shared, err := fs.Glob(fsys, "*.html")
+	if err != nil {
+		return nil, fmt.Errorf("list templates: %w", err)
+	}
+	isPage := map[string]bool{}
+	for _, p := range pageFiles {
+		isPage[p] = true
+	}
+	base := template.New("").Funcs(templateFuncs)
+	for _, name := range shared {
+		if isPage[name] {
+			continue
+		}
+		if base, err = parseTemplate(base, fsys, name); err != nil {
+			return nil, err
+		}
+	}
+	p := &pages{cfg: cfg, site: site, fsys: fsys, tmpls: map[string]*template.Template{}}
+	for _, name := range pageFiles {
+		t, err := base.Clone()
+		if err != nil {
+			return nil, fmt.Errorf("clone layout: %w", err)
+		}
+		if t, err = parseTemplate(t, fsys, name); err != nil {
+			return nil, err
+		}
+		p.tmpls[name] = t
+	}
+	return p, nil
+}
+
+func parseTemplate(t *template.Template, fsys fs.FS, name string) (*template.Template, error) {
+	data, err := fs.ReadFile(fsys, name)
+	if err != nil {
+		return nil, fmt.Errorf("read template %q: %w", name, err)
+	}
+	if _, err := t.New(name).Parse(string(data)); err != nil {
+		return nil, fmt.Errorf("parse template %q: %w", name, err)
+	}
+	return t, nil
+}
+
+var templateFuncs = template.FuncMap{
+	"join": strings.Join,
+}
+
+// page is what every page template gets.
+type page struct {
+	Site      Site
+	Root      string // relative path from the page to the site root: "", "../", "../../"
+	Title     string
+	Canonical string // absolute URL of the page, with a base URL
+	Date      string // build date (SOURCE_DATE_EPOCH), or ""
+	Dev       bool   // serve mode: include the live-reload script
+	Counts    []typeCount
+	Total     int
+	Skills    []listItem
+	Type      string
+	Skill     *skillView
+}
+
+type typeCount struct {
+	Type  string
+	Count int
+}
+
+// listItem is one skill on the home and type pages.
+type listItem struct {
+	ID, Name, Summary, Type, Access, Version, Provider string
+	Tags                                               []string
+}
+
+func (p *pages) newPage(root, title, rel string, counts map[string]int) *page {
+	pg := &page{Site: p.site, Root: root, Title: title, Dev: p.cfg.Dev}
+	if p.cfg.BaseURL != "" {
+		pg.Canonical = p.cfg.BaseURL + rel
+	}
+	if !p.cfg.Time.IsZero() {
+		pg.Date = p.cfg.Time.UTC().Format("2006-01-02")
+	}
+	for _, t := range skillcat.CapabilityTypes {
+		pg.Counts = append(pg.Counts, typeCount{string(t), counts[string(t)]})
+		pg.Total += counts[string(t)]
+	}
+	return pg
+}
+
+func items(skills []store.Skill) []listItem {
+	out := make([]listItem, len(skills))
+	for i, s := range skills {
+		out[i] = listItem{s.ID, s.Name, s.Summary, s.CapabilityType, s.Access, s.Version, s.ProviderName, s.Tags}
+	}
+	return out
+}
+
+func (p *pages) execute(name string, data *page) ([]byte, error) {
+	var buf bytes.Buffer
+	if err := p.tmpls[name].ExecuteTemplate(&buf, name, data); err != nil {
+		return nil, fmt.Errorf("execute template %q: %w", name, err)
+	}
+	return buf.Bytes(), nil
+}
+
+// sitePages renders the home page, the type pages and the 404 page.
+func (p *pages) sitePages(listed []store.Skill, byType map[string][]store.Skill, counts map[string]int) ([]File, error) {
+	var files []File
+	home := p.newPage("", p.site.Title, "", counts)
+	home.Skills = items(listed)
+	data, err := p.execute("home.html", home)
+	if err != nil {
+		return nil, err
+	}
+	files = append(files, File{"index.html", data})
+	for _, t := range skillcat.CapabilityTypes {
+		pg := p.newPage("../../", typeTitle(string(t))+" skills", "types/"+string(t)+"/", counts)
+		pg.Type = string(t)
+		pg.Skills = items(byType[string(t)])
+		data, err := p.execute("type.html", pg)
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, File{"types/" + string(t) + "/index.html", data})
+	}
+	// The 404 page is served at any depth, so its links are absolute from
+	// the base URL when there is one, and from the host root otherwise.
+	root := "/"
+	if p.cfg.BaseURL != "" {
+		root = p.cfg.BaseURL
+	}
+	nf := p.newPage(root, "Not found", "404.html", counts)
+	if data, err = p.execute("404.html", nf); err != nil {
+		return nil, err
+	}
+	files = append(files, File{"404.html", data})
+	return files, nil
+}
+
+// typeTitle is a capability type as a heading word.
+func typeTitle(t string) string {
+	switch t {
+	case "api":
+		return "API"
+	case "plugin":
+		return "Plugin"
+	case "knowledge":
+		return "Knowledge"
+	case "task":
+		return "Task"
+	}
+	return t
+}
+
+// assets returns the static files (style sheet, scripts, images) under
+// assets/ in the templates.
+func (p *pages) assets() ([]File, error) {
+	var files []File
+	err := fs.WalkDir(p.fsys, "assets", func(name string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		if !p.cfg.Dev && path.Base(name) == "livereload.js" {
+			return nil
+		}
+		data, err := fs.ReadFile(p.fsys, name)
+		if err != nil {
+			return err
+		}
+		files = append(files, File{name, data})
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read assets: %w", err)
+	}
+	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
+	return files, nil
+}

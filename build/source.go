@@ -1,0 +1,180 @@
+package build
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"sort"
+	"strings"
+
+	skillcat "github.com/skillcat/skillcat"
+)
+
+// MaxSourceSize is the largest skill source accepted, in bytes.
+const MaxSourceSize = 1 << 20
+
+// maxLinkHops bounds how many symbolic links one path may pass through.
+const maxLinkHops = 40
+
+// SourceFile is one skill source as read: its slash-separated path relative
+// to the content directory and its bytes.
+type SourceFile struct {
+	Path string
+	Data []byte
+}
+
+// isSourceName reports whether a file name is a skill source by its
+// extension.
+func isSourceName(name string) bool {
+	return strings.HasSuffix(name, ".json") || strings.HasSuffix(name, ".md")
+}
+
+// skipped reports whether a file or folder name is left out of the build,
+// with its whole subtree: names beginning with "_" or ".".
+func skipped(name string) bool {
+	return strings.HasPrefix(name, "_") || strings.HasPrefix(name, ".")
+}
+
+// readSources walks fsys and returns every skill source in path order, and a
+// violation for each that cannot be read: too large, a symbolic link leading
+// outside fsys, a link cycle. display turns a source path into the name
+// shown in messages.
+func readSources(fsys fs.FS, display func(string) string) ([]SourceFile, skillcat.Violations) {
+	r := reader{fsys: fsys, display: display, visited: map[string]bool{}}
+	r.walk(".", 0)
+	sort.Slice(r.files, func(i, j int) bool { return r.files[i].Path < r.files[j].Path })
+	r.vs.Sort()
+	return r.files, r.vs
+}
+
+type reader struct {
+	fsys    fs.FS
+	display func(string) string
+	files   []SourceFile
+	vs      skillcat.Violations
+	visited map[string]bool // directories entered, by resolved path
+}
+
+func (r *reader) fail(p, reason string) {
+	r.vs = append(r.vs, skillcat.Violation{
+		File: r.display(p), Line: 1, Column: 1, Field: skillcat.FileField,
+		Reason: reason, Severity: skillcat.SeverityError,
+	})
+}
+
+// walk reads the directory dir (whose resolved location is real) and its
+// subtree.
+func (r *reader) walk(dir string, depth int) {
+	r.walkAs(dir, dir, depth)
+}
+
+// walkAs reads the directory at real, reporting its entries under the
+// logical path dir (they differ when dir was reached through a link).
+func (r *reader) walkAs(dir, real string, depth int) {
+	if r.visited[real] || depth > 64 {
+		return
+	}
+	r.visited[real] = true
+	entries, err := fs.ReadDir(r.fsys, real)
+	if err != nil {
+		r.fail(dir, "cannot read directory: "+plainErr(err))
+		return
+	}
+	for _, e := range entries {
+		name := e.Name()
+		if skipped(name) {
+			continue
+		}
+		logical, at := path.Join(dir, name), path.Join(real, name)
+		typ := e.Type()
+		if typ&fs.ModeSymlink != 0 {
+			target, isDir, err := r.resolve(at)
+			if err != nil {
+				if isSourceName(name) || errors.Is(err, errOutside) {
+					r.fail(logical, err.Error())
+				}
+				continue
+			}
+			if isDir {
+				r.walkAs(logical, target, depth+1)
+			} else if isSourceName(name) {
+				r.read(logical, target)
+			}
+			continue
+		}
+		switch {
+		case e.IsDir():
+			r.walkAs(logical, at, depth+1)
+		case typ.IsRegular() && isSourceName(name):
+			r.read(logical, at)
+		}
+	}
+}
+
+var errOutside = errors.New("symbolic link leads outside the content directory")
+
+// resolve follows the symbolic link at p, hop by hop, and returns where it
+// leads inside fsys. A link whose target lies outside fsys (an absolute
+// target, or one climbing above the root) is an error wrapping errOutside.
+func (r *reader) resolve(p string) (target string, isDir bool, err error) {
+	rl, ok := r.fsys.(fs.ReadLinkFS)
+	if !ok {
+		return "", false, errors.New("cannot follow symbolic links in this file system")
+	}
+	cur := p
+	for hop := 0; hop < maxLinkHops; hop++ {
+		dest, err := rl.ReadLink(cur)
+		if err != nil {
+			return "", false, fmt.Errorf("cannot read symbolic link: %s", plainErr(err))
+		}
+		if path.IsAbs(dest) || strings.HasPrefix(dest, `\`) || (len(dest) > 1 && dest[1] == ':') {
+			return "", false, fmt.Errorf("%w (it points to %q)", errOutside, dest)
+		}
+		next := path.Join(path.Dir(cur), dest)
+		if next == ".." || strings.HasPrefix(next, "../") {
+			return "", false, fmt.Errorf("%w (it points to %q)", errOutside, dest)
+		}
+		info, err := rl.Lstat(next)
+		if err != nil {
+			return "", false, fmt.Errorf("symbolic link is broken: %q does not exist", dest)
+		}
+		if info.Mode()&fs.ModeSymlink == 0 {
+			return next, info.IsDir(), nil
+		}
+		cur = next
+	}
+	return "", false, errors.New("too many levels of symbolic links")
+}
+
+// read reads one source file, checking its size first.
+func (r *reader) read(logical, at string) {
+	info, err := fs.Stat(r.fsys, at)
+	if err != nil {
+		r.fail(logical, "cannot read file: "+plainErr(err))
+		return
+	}
+	if info.Size() > MaxSourceSize {
+		r.fail(logical, fmt.Sprintf("file is %d bytes, over the %d-byte limit for a skill source", info.Size(), MaxSourceSize))
+		return
+	}
+	data, err := fs.ReadFile(r.fsys, at)
+	if err != nil {
+		r.fail(logical, "cannot read file: "+plainErr(err))
+		return
+	}
+	if len(data) > MaxSourceSize {
+		r.fail(logical, fmt.Sprintf("file is over the %d-byte limit for a skill source", MaxSourceSize))
+		return
+	}
+	r.files = append(r.files, SourceFile{Path: logical, Data: data})
+}
+
+// plainErr strips the operation and path that fs errors repeat.
+func plainErr(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}

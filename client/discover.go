@@ -1,0 +1,405 @@
+package client
+
+import (
+	"cmp"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net"
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	skillcat "github.com/skillcat/skillcat"
+)
+
+// DiscoverOptions narrows what Discover fetches.
+type DiscoverOptions struct {
+	// Type, when set, keeps only the skills of that capability type; the
+	// descriptors of other skills are not fetched.
+	Type skillcat.CapabilityType
+}
+
+// Catalog is a discovered catalog: its index and the skills whose
+// descriptors were fetched and verified.
+type Catalog struct {
+	// IndexURL is the URL the index was served from, after redirects;
+	// relative descriptor URLs resolve against it.
+	IndexURL string
+
+	// Index is the index as served, every entry included whatever the
+	// type filter.
+	Index *skillcat.SkillIndex
+
+	// Skills are the verified skills, of the requested type if any,
+	// ordered by id. A skill whose descriptor failed is not among them.
+	Skills []Skill
+}
+
+// Skill is one skill of a catalog whose descriptor was verified: served
+// as JSON, with the digest of its index entry, valid, and agreeing with the
+// entry on id, name, version, capability_type and access.
+type Skill struct {
+	// Entry is the skill's index entry.
+	Entry skillcat.IndexEntry
+
+	// URL is the absolute URL of the descriptor: the entry's
+	// descriptor_url resolved against the index URL.
+	URL string
+
+	// Descriptor is the parsed, validated descriptor.
+	Descriptor *skillcat.SkillDescriptor
+
+	// Warnings are the descriptor's warnings, such as an unknown member
+	// that looks like a typo; they do not fail verification.
+	Warnings skillcat.Violations
+}
+
+// Problem is why one document of a catalog was not accepted.
+type Problem struct {
+	// ID is the skill's id, or "" for a problem with the index itself.
+	ID string
+
+	// URL is the document's URL (or the descriptor_url as written, when it
+	// is not a valid URL reference).
+	URL string
+
+	// Err says what is wrong. It may be skillcat.Violations, one per
+	// violation found in the document, or match one of this package's
+	// sentinel errors, skillcat.ErrIncompatibleVersion or
+	// context.DeadlineExceeded.
+	Err error
+}
+
+// Error formats the problem as "id: url: reason". When Err is
+// skillcat.Violations, it has one such line per violation, each reading
+// "id: url:line:col: field: reason".
+func (p Problem) Error() string {
+	prefix := ""
+	if p.ID != "" {
+		prefix = p.ID + ": "
+	}
+	if vs, ok := p.Err.(skillcat.Violations); ok && len(vs) > 0 {
+		lines := make([]string, len(vs))
+		for i, v := range vs {
+			lines[i] = prefix + v.Error()
+		}
+		return strings.Join(lines, "\n")
+	}
+	return prefix + p.URL + ": " + p.Err.Error()
+}
+
+// Unwrap returns Err.
+func (p Problem) Unwrap() error { return p.Err }
+
+// DiscoveryError lists every problem found while discovering a catalog,
+// ordered by id. A problem with the index itself is the only one.
+type DiscoveryError struct {
+	IndexURL string
+	Problems []Problem
+}
+
+// Error lists the problems, one line each (see Problem.Error).
+func (e *DiscoveryError) Error() string {
+	lines := make([]string, len(e.Problems))
+	for i, p := range e.Problems {
+		lines[i] = p.Error()
+	}
+	return strings.Join(lines, "\n")
+}
+
+// Unwrap returns each problem, so that errors.Is finds a sentinel such as
+// ErrDigestMismatch in any of them.
+func (e *DiscoveryError) Unwrap() []error {
+	errs := make([]error, len(e.Problems))
+	for i, p := range e.Problems {
+		errs[i] = p
+	}
+	return errs
+}
+
+// Discover fetches the catalog at baseURL (see IndexURL for the forms it
+// may take), verifies every descriptor its index lists (only those of
+// opts.Type when set), and returns the catalog.
+//
+// An invalid baseURL, or one that is plain http on a non-loopback host
+// (ErrHTTPSRequired), is an error before any network access. A problem with
+// the index (fetching it, its version, its validity) returns a nil Catalog
+// and a *DiscoveryError with that one problem; an incompatible protocol
+// version matches skillcat.ErrIncompatibleVersion and no descriptor is
+// fetched. Problems with descriptors return the Catalog of the good skills
+// together with a *DiscoveryError listing each bad descriptor once. When
+// ctx ends first, the error is ctx's.
+func (c *Client) Discover(ctx context.Context, baseURL string, opts DiscoverOptions) (*Catalog, error) {
+	if opts.Type != "" && !slices.Contains(skillcat.CapabilityTypes, opts.Type) {
+		return nil, fmt.Errorf("unknown capability type %q; want one of plugin, api, knowledge, task", opts.Type)
+	}
+	u, err := IndexURL(baseURL)
+	if err != nil {
+		return nil, err
+	}
+	hc := c.httpClient()
+
+	index, final, err := c.fetchIndex(ctx, hc, u)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, fmt.Errorf("discover %s: %w", u.Redacted(), context.Cause(ctx))
+		}
+		return nil, &DiscoveryError{IndexURL: u.String(), Problems: []Problem{{URL: final.Redacted(), Err: err}}}
+	}
+
+	entries := index.Skills
+	if opts.Type != "" {
+		entries = index.Filter(opts.Type)
+	}
+	skills, problems := c.fetchSkills(ctx, hc, final, entries)
+	if ctx.Err() != nil {
+		return nil, fmt.Errorf("discover %s: %w", u.Redacted(), context.Cause(ctx))
+	}
+	cat := &Catalog{IndexURL: final.String(), Index: index, Skills: skills}
+	if len(problems) > 0 {
+		return cat, &DiscoveryError{IndexURL: final.String(), Problems: problems}
+	}
+	return cat, nil
+}
+
+// fetchIndex fetches, version-checks and parses the index at u. It returns
+// the URL the index came from (u itself when the fetch failed).
+func (c *Client) fetchIndex(ctx context.Context, hc *http.Client, u *url.URL) (*skillcat.SkillIndex, *url.URL, error) {
+	data, final, err := c.fetch(ctx, hc, u)
+	if err != nil {
+		return nil, u, err
+	}
+	if err := c.checkVersion(data); err != nil {
+		return nil, final, err
+	}
+	index, vs := skillcat.ParseIndex(final.Redacted(), data)
+	if err := vs.Err(); err != nil {
+		return nil, final, err
+	}
+	return index, final, nil
+}
+
+// fetchSkills fetches and verifies the descriptors of entries, at most
+// Concurrency at a time, and returns the good skills and the problems, both
+// ordered by id.
+func (c *Client) fetchSkills(ctx context.Context, hc *http.Client, base *url.URL, entries []skillcat.IndexEntry) ([]Skill, []Problem) {
+	type result struct {
+		skill Skill
+		url   string
+		err   error
+	}
+	results := make([]result, len(entries))
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	for range min(c.concurrency(), len(entries)) {
+		wg.Go(func() {
+			for i := range jobs {
+				s, u, err := c.fetchSkill(ctx, hc, base, entries[i])
+				results[i] = result{s, u, err}
+			}
+		})
+	}
+	for i := range entries {
+		jobs <- i
+	}
+	close(jobs)
+	wg.Wait()
+
+	var skills []Skill
+	var problems []Problem
+	for i, r := range results {
+		if r.err != nil {
+			problems = append(problems, Problem{ID: entries[i].ID, URL: r.url, Err: r.err})
+			continue
+		}
+		skills = append(skills, r.skill)
+	}
+	slices.SortStableFunc(skills, func(a, b Skill) int { return cmp.Compare(a.Entry.ID, b.Entry.ID) })
+	slices.SortStableFunc(problems, func(a, b Problem) int { return cmp.Compare(a.ID, b.ID) })
+	return skills, problems
+}
+
+// fetchSkill fetches and verifies the descriptor of one entry. It returns
+// the skill, or the descriptor's URL and what is wrong with it.
+func (c *Client) fetchSkill(ctx context.Context, hc *http.Client, base *url.URL, e skillcat.IndexEntry) (Skill, string, error) {
+	ref, err := url.Parse(e.DescriptorURL)
+	if err != nil {
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err
+		}
+		return Skill{}, e.DescriptorURL, fmt.Errorf("invalid descriptor_url: %w", err)
+	}
+	u := base.ResolveReference(ref)
+	u.Fragment, u.RawFragment = "", ""
+	name := u.Redacted()
+	if err := checkURL(u); err != nil {
+		return Skill{}, name, err
+	}
+	if base.Scheme == "https" && u.Scheme != "https" {
+		return Skill{}, name, &detailError{ErrHTTPSRequired, "https required: the index is served over https, its descriptors must be too"}
+	}
+
+	data, _, err := c.fetch(ctx, hc, u)
+	if err != nil {
+		return Skill{}, name, err
+	}
+	if err := checkDigest(e.Digest, data); err != nil {
+		return Skill{}, name, err
+	}
+	if err := c.checkVersion(data); err != nil {
+		return Skill{}, name, err
+	}
+	d, vs := skillcat.ParseDescriptor(name, data)
+	if err := vs.Err(); err != nil {
+		return Skill{}, name, err
+	}
+	if err := matchEntry(e, d); err != nil {
+		return Skill{}, name, err
+	}
+	return Skill{Entry: e, URL: u.String(), Descriptor: d, Warnings: vs}, name, nil
+}
+
+// fetch GETs u and returns the body and the URL it came from after
+// redirects. It enforces the status, media type, size and time limits.
+func (c *Client) fetch(ctx context.Context, hc *http.Client, u *url.URL) ([]byte, *url.URL, error) {
+	rctx, cancel := context.WithTimeout(ctx, c.timeout())
+	defer cancel()
+	req, err := http.NewRequestWithContext(rctx, http.MethodGet, u.String(), nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	req.Header.Set("User-Agent", c.userAgent())
+	req.Header.Set("Accept", "application/json")
+	resp, err := hc.Do(req)
+	if err != nil {
+		return nil, nil, c.requestError(ctx, rctx, err)
+	}
+	defer resp.Body.Close()
+
+	if resp.StatusCode != http.StatusOK {
+		return nil, nil, fmt.Errorf("HTTP %d %s", resp.StatusCode, http.StatusText(resp.StatusCode))
+	}
+	if err := checkContentType(resp.Header.Get("Content-Type")); err != nil {
+		return nil, nil, err
+	}
+	limit := c.maxBytes()
+	tooLarge := &detailError{ErrTooLarge, "response larger than " + strconv.FormatInt(limit, 10) + " bytes"}
+	if resp.ContentLength > limit {
+		return nil, nil, tooLarge
+	}
+	body, err := io.ReadAll(io.LimitReader(resp.Body, limit+1))
+	if err != nil {
+		return nil, nil, c.requestError(ctx, rctx, err)
+	}
+	if int64(len(body)) > limit {
+		return nil, nil, tooLarge
+	}
+	return body, resp.Request.URL, nil
+}
+
+// requestError turns an error of a request into one that reads well after
+// the URL: without Go's "Get <url>:" and with timeouts in plain words.
+func (c *Client) requestError(parent, rctx context.Context, err error) error {
+	if parent.Err() != nil {
+		return context.Cause(parent)
+	}
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		err = ue.Err
+	}
+	if errors.Is(rctx.Err(), context.DeadlineExceeded) {
+		return &detailError{context.DeadlineExceeded, "timed out after " + c.timeout().String()}
+	}
+	var ne net.Error
+	if errors.As(err, &ne) && ne.Timeout() {
+		return &detailError{context.DeadlineExceeded, "timed out: " + err.Error()}
+	}
+	return err
+}
+
+// checkContentType accepts application/json and any +json media type.
+func checkContentType(ct string) error {
+	if ct == "" {
+		return fmt.Errorf("%w: none given; want application/json", ErrContentType)
+	}
+	mt, _, err := mime.ParseMediaType(ct)
+	if err == nil && (mt == "application/json" || strings.HasSuffix(mt, "+json")) {
+		return nil
+	}
+	if mt == "text/html" || mt == "application/xhtml+xml" {
+		return fmt.Errorf("%w %q: got an HTML page, want a JSON document (application/json)", ErrContentType, ct)
+	}
+	return fmt.Errorf("%w %q; want application/json", ErrContentType, ct)
+}
+
+// checkDigest compares a "sha256:<hex>" digest with the hash of data.
+func checkDigest(want string, data []byte) error {
+	if !strings.HasPrefix(want, "sha256:") {
+		return fmt.Errorf("unsupported digest %q; want sha256:<64 hex digits>", want)
+	}
+	sum := sha256.Sum256(data)
+	got := "sha256:" + hex.EncodeToString(sum[:])
+	if !strings.EqualFold(got, want) {
+		return fmt.Errorf("%w: index says %s, served bytes hash to %s", ErrDigestMismatch, want, got)
+	}
+	return nil
+}
+
+// checkVersion applies the version rule to a document's protocol.version
+// before it is parsed: a major above the client's is an error wrapping
+// skillcat.ErrIncompatibleVersion; an accepted major above the one this
+// package validates is an error wrapping ErrUnknownMajor. A document whose
+// version cannot be read here is left to the parser to report.
+func (c *Client) checkVersion(data []byte) error {
+	var head struct {
+		Protocol *struct {
+			Version *string `json:"version"`
+		} `json:"protocol"`
+	}
+	if json.Unmarshal(data, &head) != nil || head.Protocol == nil || head.Protocol.Version == nil {
+		return nil
+	}
+	v, err := skillcat.ParseVersion(*head.Protocol.Version)
+	if err != nil {
+		return nil
+	}
+	if err := skillcat.CheckCompatible(v, c.supportedMajor()); err != nil {
+		return fmt.Errorf("protocol.version: %w", err)
+	}
+	if v.Major > skillcat.SupportedMajor {
+		return &detailError{ErrUnknownMajor, fmt.Sprintf(
+			"protocol.version: protocol version %s is within the supported major (%d.x), but this client can validate only %d.x documents",
+			v, c.supportedMajor(), skillcat.SupportedMajor)}
+	}
+	return nil
+}
+
+// matchEntry checks that a descriptor says what its index entry says.
+func matchEntry(e skillcat.IndexEntry, d *skillcat.SkillDescriptor) error {
+	var diffs []string
+	for _, f := range []struct{ name, index, desc string }{
+		{"id", e.ID, d.ID},
+		{"name", e.Name, d.Name},
+		{"version", e.Version, d.Version},
+		{"capability_type", string(e.CapabilityType), string(d.CapabilityType)},
+		{"access", string(e.Access), string(d.Access)},
+	} {
+		if f.index != f.desc {
+			diffs = append(diffs, fmt.Sprintf("%s: index says %q, descriptor says %q", f.name, f.index, f.desc))
+		}
+	}
+	if diffs == nil {
+		return nil
+	}
+	return fmt.Errorf("%w: %s", ErrEntryMismatch, strings.Join(diffs, "; "))
+}

@@ -1,0 +1,78 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/skillcat/skillcat/build"
+)
+
+func init() {
+	commands["build"] = command{summary: "validate the content and write the static site", run: runBuild}
+}
+
+func runBuild(ctx context.Context, e *env, args []string) int {
+	fs := newFlags(e, "build", "[--content DIR] [--out DIR] [--base-url URL] [--strict] [--quiet]")
+	content := fs.String("content", "content", "the content `directory` of skill sources")
+	out := fs.String("out", "public", "the output `directory`, replaced whole on success")
+	baseURL := fs.String("base-url", "", "absolute `URL` the site is served at; makes URLs absolute and adds sitemap.xml")
+	strict := fs.Bool("strict", false, "treat warnings as errors")
+	quiet := fs.Bool("quiet", false, "print nothing but problems")
+	templates := fs.String("templates", "", "a `directory` of templates and assets overriding the built-in ones")
+	if code := parseFlags(e, fs, args); code >= 0 {
+		return code
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(e.stderr, "skillcat build: unexpected argument %q\n", fs.Arg(0))
+		return exitUsage
+	}
+	if _, code := contentDir(e, *content); code >= 0 {
+		return code
+	}
+	date, err := sourceDate(e)
+	if err != nil {
+		fmt.Fprintln(e.stderr, "skillcat:", err)
+		return exitUsage
+	}
+	cfg := build.Config{
+		Content: os.DirFS(*content), ContentDir: *content, Out: *out,
+		BaseURL: *baseURL, Strict: *strict, Time: date,
+	}
+	if *templates != "" {
+		if _, err := os.Stat(*templates); err != nil {
+			fmt.Fprintf(e.stderr, "skillcat: --templates %q: not found\n", *templates)
+			return exitUsage
+		}
+		cfg.Templates = os.DirFS(*templates)
+	}
+	res, err := build.Build(ctx, cfg)
+	var invalid *build.InvalidError
+	switch {
+	case errors.As(err, &invalid):
+		printViolations(e, "text", invalid.Violations)
+		fmt.Fprintf(e.stderr, "skillcat: build failed: %s, %s in %s; %s left unchanged\n",
+			plural(countSeverity(invalid.Violations, "error"), "error"),
+			plural(countSeverity(invalid.Violations, "warning"), "warning"),
+			plural(res.Sources, "source"), *out)
+		return exitInvalid
+	case isUsage(err):
+		fmt.Fprintln(e.stderr, "skillcat:", err)
+		return exitUsage
+	case err != nil:
+		fmt.Fprintf(e.stderr, "skillcat: build failed: %v; %s left unchanged\n", err, *out)
+		return exitInternal
+	}
+	printViolations(e, "text", res.Warnings)
+	if !*quiet {
+		fmt.Fprintf(e.stdout, "Built %s from %s: %s published, %s withheld, %s written to %s in %s\n",
+			*out, plural(res.Sources, "source"), plural(res.Published, "skill"),
+			plural(res.Private, "private skill"), plural(res.Files, "file"), *out, res.Duration.Round(time.Millisecond))
+	}
+	return exitOK
+}
+
+// isUsage reports whether a build error is about the command line.
+func isUsage(err error) bool { return errors.Is(err, build.ErrConfig) }

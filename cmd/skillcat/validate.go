@@ -1,0 +1,57 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/skillcat/skillcat/build"
+)
+
+func init() {
+	commands["validate"] = command{summary: "check every skill source and report all problems", run: runValidate}
+}
+
+func runValidate(ctx context.Context, e *env, args []string) int {
+	fs := newFlags(e, "validate", "[--content DIR] [--format text|json|github] [--strict]")
+	content := fs.String("content", "content", "the content `directory` of skill sources")
+	format := fs.String("format", "text", "output `format`: text (stderr), json or github (stdout)")
+	strict := fs.Bool("strict", false, "treat warnings as errors")
+	quiet := fs.Bool("quiet", false, "print nothing but problems")
+	if code := parseFlags(e, fs, args); code >= 0 {
+		return code
+	}
+	if *format != "text" && *format != "json" && *format != "github" {
+		fmt.Fprintf(e.stderr, "skillcat validate: --format must be text, json or github; got %q\n", *format)
+		return exitUsage
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(e.stderr, "skillcat validate: unexpected argument %q\n", fs.Arg(0))
+		return exitUsage
+	}
+	if _, code := contentDir(e, *content); code >= 0 {
+		return code
+	}
+	res, err := build.Validate(ctx, build.Config{Content: os.DirFS(*content), ContentDir: *content, Strict: *strict})
+	var invalid *build.InvalidError
+	switch {
+	case errors.As(err, &invalid):
+		printViolations(e, *format, invalid.Violations)
+		if *format == "text" {
+			fmt.Fprintf(e.stderr, "skillcat: %s, %s in %s\n",
+				plural(countSeverity(invalid.Violations, "error"), "error"),
+				plural(countSeverity(invalid.Violations, "warning"), "warning"), plural(res.Sources, "source"))
+		}
+		return exitInvalid
+	case err != nil:
+		fmt.Fprintf(e.stderr, "skillcat: validate: %v\n", err)
+		return exitInternal
+	}
+	printViolations(e, *format, res.Warnings)
+	if !*quiet && *format == "text" {
+		fmt.Fprintf(e.stderr, "%s valid: %s listed, %s private (%s)\n", plural(res.Sources, "source"),
+			plural(res.Published, "skill"), plural(res.Private, "skill"), plural(len(res.Warnings), "warning"))
+	}
+	return exitOK
+}

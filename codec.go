@@ -1,0 +1,278 @@
+package skillcat
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"sort"
+	"strings"
+	"sync"
+)
+
+// Extra holds the members of an object that its Go type does not name, as
+// raw JSON, so that they are written back unchanged: a member added by a newer
+// 1.x minor or an x- extension survives a round trip.
+type Extra map[string]json.RawMessage
+
+// The codec maps protocol documents onto Go structs. A struct field with a
+// json tag is a known member, written in field order and omitted when it is
+// an empty string or a nil slice, map, pointer or RawMessage (non-nil empty
+// values are written, so "tags": [] survives). The field of type Extra holds
+// the rest, written after the known members sorted by name.
+
+var (
+	extraType = reflect.TypeFor[Extra]()
+	rawType   = reflect.TypeFor[json.RawMessage]()
+)
+
+type structField struct {
+	name  string
+	index int
+}
+
+type structInfo struct {
+	fields []structField
+	byName map[string]int // member name → field index
+	extra  int            // index of the Extra field, or -1
+}
+
+var structInfos sync.Map // reflect.Type → *structInfo
+
+func infoOf(t reflect.Type) *structInfo {
+	if si, ok := structInfos.Load(t); ok {
+		return si.(*structInfo)
+	}
+	si := &structInfo{byName: map[string]int{}, extra: -1}
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		if f.Type == extraType {
+			si.extra = i
+			continue
+		}
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if name == "" || name == "-" {
+			continue
+		}
+		si.fields = append(si.fields, structField{name, i})
+		si.byName[name] = i
+	}
+	structInfos.Store(t, si)
+	return si
+}
+
+// encode returns v (a pointer to or value of a document struct) as indented
+// JSON with a final newline.
+func encode(v any) ([]byte, error) {
+	compact, err := appendValue(nil, reflect.ValueOf(v))
+	if err != nil {
+		return nil, err
+	}
+	var out bytes.Buffer
+	out.Grow(len(compact) * 3 / 2)
+	if err := json.Indent(&out, compact, "", "  "); err != nil {
+		return nil, fmt.Errorf("indent: %w", err)
+	}
+	out.WriteByte('\n')
+	return out.Bytes(), nil
+}
+
+// marshalCompact returns v as compact JSON, for MarshalJSON methods.
+func marshalCompact(v any) ([]byte, error) { return appendValue(nil, reflect.ValueOf(v)) }
+
+func omit(v reflect.Value) bool {
+	switch v.Kind() {
+	case reflect.String:
+		return v.Len() == 0
+	case reflect.Slice, reflect.Map, reflect.Pointer:
+		return v.IsNil()
+	}
+	return false
+}
+
+func appendValue(b []byte, v reflect.Value) ([]byte, error) {
+	if v.Type() == rawType {
+		raw := v.Bytes()
+		if len(raw) == 0 {
+			return append(b, "null"...), nil
+		}
+		var buf bytes.Buffer
+		if err := json.Compact(&buf, raw); err != nil {
+			return nil, fmt.Errorf("invalid raw JSON: %w", err)
+		}
+		return append(b, buf.Bytes()...), nil
+	}
+	switch v.Kind() {
+	case reflect.Pointer:
+		if v.IsNil() {
+			return append(b, "null"...), nil
+		}
+		return appendValue(b, v.Elem())
+	case reflect.String:
+		return appendString(b, v.String()), nil
+	case reflect.Slice:
+		b = append(b, '[')
+		for i := 0; i < v.Len(); i++ {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			var err error
+			if b, err = appendValue(b, v.Index(i)); err != nil {
+				return nil, err
+			}
+		}
+		return append(b, ']'), nil
+	case reflect.Map:
+		keys := make([]string, 0, v.Len())
+		for _, k := range v.MapKeys() {
+			keys = append(keys, k.String())
+		}
+		sort.Strings(keys)
+		b = append(b, '{')
+		for i, k := range keys {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendString(b, k)
+			b = append(b, ':')
+			var err error
+			if b, err = appendValue(b, v.MapIndex(reflect.ValueOf(k).Convert(v.Type().Key()))); err != nil {
+				return nil, err
+			}
+		}
+		return append(b, '}'), nil
+	case reflect.Struct:
+		return appendStruct(b, v)
+	}
+	return nil, fmt.Errorf("cannot encode %s", v.Type())
+}
+
+func appendStruct(b []byte, v reflect.Value) ([]byte, error) {
+	si := infoOf(v.Type())
+	b = append(b, '{')
+	first := true
+	member := func(name string) {
+		if !first {
+			b = append(b, ',')
+		}
+		first = false
+		b = appendString(b, name)
+		b = append(b, ':')
+	}
+	var err error
+	for _, f := range si.fields {
+		fv := v.Field(f.index)
+		if omit(fv) {
+			continue
+		}
+		member(f.name)
+		if b, err = appendValue(b, fv); err != nil {
+			return nil, fmt.Errorf("%s: %w", f.name, err)
+		}
+	}
+	if si.extra >= 0 {
+		extra := v.Field(si.extra).Interface().(Extra)
+		names := make([]string, 0, len(extra))
+		for name := range extra {
+			if _, known := si.byName[name]; !known {
+				names = append(names, name)
+			}
+		}
+		sort.Strings(names)
+		for _, name := range names {
+			member(name)
+			if b, err = appendValue(b, reflect.ValueOf(extra[name])); err != nil {
+				return nil, fmt.Errorf("%s: %w", name, err)
+			}
+		}
+	}
+	return append(b, '}'), nil
+}
+
+// decodeNode fills v (a pointer to a document struct) from n. It checks JSON
+// types only; the schemas check everything else.
+func decodeNode(n *Node, v any) error {
+	return decodeValue(n, reflect.ValueOf(v).Elem(), nil)
+}
+
+// unmarshal parses data and decodes it into v, for UnmarshalJSON methods.
+func unmarshal(data []byte, v any) error {
+	n, err := ParseJSON(data)
+	if err != nil {
+		return err
+	}
+	return decodeNode(n, v)
+}
+
+func decodeValue(n *Node, v reflect.Value, path Path) error {
+	wrong := func(want string) error {
+		return fmt.Errorf("%s: must be %s; got %s", path.Field(nil), want, n.Kind)
+	}
+	if v.Type() == rawType {
+		v.SetBytes(n.AppendJSON(nil))
+		return nil
+	}
+	switch v.Kind() {
+	case reflect.Pointer:
+		if n.Kind == Null {
+			return nil
+		}
+		v.Set(reflect.New(v.Type().Elem()))
+		return decodeValue(n, v.Elem(), path)
+	case reflect.String:
+		if n.Kind != String {
+			return wrong("a string")
+		}
+		v.SetString(n.Text)
+	case reflect.Slice:
+		if n.Kind != Array {
+			return wrong("an array")
+		}
+		s := reflect.MakeSlice(v.Type(), len(n.Items), len(n.Items))
+		for i, it := range n.Items {
+			if err := decodeValue(it, s.Index(i), append(path, fmt.Sprint(i))); err != nil {
+				return err
+			}
+		}
+		v.Set(s)
+	case reflect.Map:
+		if n.Kind != Object {
+			return wrong("an object")
+		}
+		m := reflect.MakeMapWithSize(v.Type(), len(n.Members))
+		for _, mem := range n.Members {
+			e := reflect.New(v.Type().Elem()).Elem()
+			if err := decodeValue(mem.Value, e, append(path, mem.Name)); err != nil {
+				return err
+			}
+			m.SetMapIndex(reflect.ValueOf(mem.Name).Convert(v.Type().Key()), e)
+		}
+		v.Set(m)
+	case reflect.Struct:
+		if n.Kind != Object {
+			return wrong("an object")
+		}
+		si := infoOf(v.Type())
+		var extra Extra
+		for _, mem := range n.Members {
+			if i, ok := si.byName[mem.Name]; ok {
+				if err := decodeValue(mem.Value, v.Field(i), append(path, mem.Name)); err != nil {
+					return err
+				}
+				continue
+			}
+			if si.extra >= 0 {
+				if extra == nil {
+					extra = Extra{}
+				}
+				extra[mem.Name] = mem.Value.AppendJSON(nil)
+			}
+		}
+		if si.extra >= 0 {
+			v.Field(si.extra).Set(reflect.ValueOf(extra))
+		}
+	default:
+		return fmt.Errorf("cannot decode into %s", v.Type())
+	}
+	return nil
+}

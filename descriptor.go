@@ -1,0 +1,284 @@
+package skillcat
+
+import (
+	"encoding/json"
+	"fmt"
+	"unicode/utf8"
+)
+
+// CapabilityType is the kind of capability a skill offers.
+type CapabilityType string
+
+// The capability types of the protocol.
+const (
+	Plugin    CapabilityType = "plugin"
+	API       CapabilityType = "api"
+	Knowledge CapabilityType = "knowledge"
+	Task      CapabilityType = "task"
+)
+
+// CapabilityTypes lists every capability type in the specification's order.
+var CapabilityTypes = []CapabilityType{Plugin, API, Knowledge, Task}
+
+// Access says who may see and call a skill. Private skills are validated but
+// never published.
+type Access string
+
+// The access levels of the protocol.
+const (
+	Public     Access = "public"
+	Restricted Access = "restricted"
+	Private    Access = "private"
+)
+
+// AuthType is how a consumer authenticates to a skill's endpoint.
+type AuthType string
+
+// The auth types of the protocol.
+const (
+	AuthAPIKey AuthType = "api_key"
+	AuthOAuth2 AuthType = "oauth2"
+	AuthCustom AuthType = "custom"
+	AuthNone   AuthType = "none"
+)
+
+// ProtocolVersion is the {"version": "MAJOR.MINOR.PATCH"} member of every
+// protocol document.
+type ProtocolVersion struct {
+	Version string `json:"version"`
+	Extra   Extra
+}
+
+// CurrentProtocol returns the ProtocolVersion this package writes.
+func CurrentProtocol() ProtocolVersion { return ProtocolVersion{Version: ProtocolName} }
+
+// SkillDescriptor describes one skill: what it does, where and how to call
+// it, and who may. Field order is the specification's member order, which is
+// also the order Encode writes.
+type SkillDescriptor struct {
+	Schema           string          `json:"$schema"`
+	Protocol         ProtocolVersion `json:"protocol"`
+	ID               string          `json:"id"`
+	Name             string          `json:"name"`
+	Version          string          `json:"version"`
+	CapabilityType   CapabilityType  `json:"capability_type"`
+	Description      string          `json:"description"`
+	Provider         Provider        `json:"provider"`
+	Endpoint         Endpoint        `json:"endpoint"`
+	Inputs           json.RawMessage `json:"inputs"`
+	Output           json.RawMessage `json:"output"`
+	Auth             Auth            `json:"auth"`
+	Access           Access          `json:"access"`
+	Tags             []string        `json:"tags"`
+	Examples         []Example       `json:"examples"`
+	DocumentationURL string          `json:"documentation_url"`
+	Extra            Extra
+}
+
+// Provider is who publishes a skill.
+type Provider struct {
+	Name  string `json:"name"`
+	URL   string `json:"url"`
+	Email string `json:"email"`
+	Extra Extra
+}
+
+// Endpoint is where a skill is invoked.
+type Endpoint struct {
+	URL string `json:"url"`
+	// Method is empty when the source leaves it out; see EffectiveMethod.
+	Method string `json:"method"`
+	Extra  Extra
+}
+
+// DefaultMethod is the HTTP method of an endpoint that names none.
+const DefaultMethod = "POST"
+
+// EffectiveMethod returns the endpoint's method, DefaultMethod when unset.
+func (e Endpoint) EffectiveMethod() string {
+	if e.Method == "" {
+		return DefaultMethod
+	}
+	return e.Method
+}
+
+// Auth is what a consumer needs to call a skill. Which members apply depends
+// on Type: api_key uses In and Name, oauth2 TokenURL, AuthorizationURL and
+// Scopes, custom Instructions, none nothing.
+type Auth struct {
+	Type             AuthType          `json:"type"`
+	In               string            `json:"in"`
+	Name             string            `json:"name"`
+	TokenURL         string            `json:"token_url"`
+	AuthorizationURL string            `json:"authorization_url"`
+	Scopes           map[string]string `json:"scopes"`
+	Instructions     string            `json:"instructions"`
+	Extra            Extra
+}
+
+// Example is one sample call of a skill; Output is nil when the example
+// shows none.
+type Example struct {
+	Title  string          `json:"title"`
+	Inputs json.RawMessage `json:"inputs"`
+	Output json.RawMessage `json:"output"`
+	Extra  Extra
+}
+
+// Encode returns the descriptor as published: known members in the
+// specification's order, unknown members after them sorted by name, two-space
+// indent, a final newline, no HTML escaping, numbers exactly as written.
+func (d *SkillDescriptor) Encode() ([]byte, error) { return encode(d) }
+
+// MarshalJSON writes the descriptor as Encode does, compact.
+func (d SkillDescriptor) MarshalJSON() ([]byte, error) { return marshalCompact(&d) }
+
+// UnmarshalJSON decodes a descriptor, keeping unknown members in Extra. It
+// checks JSON types only; use ParseDescriptor to validate.
+func (d *SkillDescriptor) UnmarshalJSON(data []byte) error {
+	*d = SkillDescriptor{}
+	return unmarshal(data, d)
+}
+
+// ParseDescriptor parses and validates a JSON skill descriptor. It returns
+// the descriptor and every violation found; the descriptor is nil when any
+// violation is an error. Warnings (an unknown member that looks like a typo)
+// come with a descriptor.
+func ParseDescriptor(file string, data []byte) (*SkillDescriptor, Violations) {
+	src := &Source{Name: file, Data: data}
+	root, vs := ParseSource(src)
+	if vs != nil {
+		return nil, vs
+	}
+	return DecodeDescriptor(src, root)
+}
+
+// ParseSource checks that a JSON source is non-empty UTF-8 holding one JSON
+// value and parses it into a Node tree. Each problem is a file-level
+// violation at the line and column where it was found.
+func ParseSource(src *Source) (*Node, Violations) {
+	if len(trimSpace(src.Data)) == 0 {
+		return nil, Violations{src.fileViolation(1, 1, "file is empty: expected a JSON object")}
+	}
+	if vs := CheckText(src); vs != nil {
+		return nil, vs
+	}
+	root, err := ParseJSON(src.Data)
+	if err != nil {
+		se := err.(*SyntaxError)
+		line, col := src.OffsetPosition(se.Offset)
+		return nil, Violations{src.fileViolation(line, col, "invalid JSON: "+se.Msg)}
+	}
+	return root, nil
+}
+
+// CheckText reports a source that is not valid UTF-8, at the first bad byte.
+func CheckText(src *Source) Violations {
+	if utf8.Valid(src.Data) {
+		return nil
+	}
+	off := 0
+	for off < len(src.Data) {
+		r, size := utf8.DecodeRune(src.Data[off:])
+		if r == utf8.RuneError && size <= 1 {
+			break
+		}
+		off += size
+	}
+	line, col := src.OffsetPosition(off)
+	return Violations{src.fileViolation(line, col, fmt.Sprintf("file is not valid UTF-8 (byte 0x%02x); save it as UTF-8", src.Data[off]))}
+}
+
+func trimSpace(b []byte) []byte {
+	for len(b) > 0 && (b[0] == ' ' || b[0] == '\t' || b[0] == '\n' || b[0] == '\r') {
+		b = b[1:]
+	}
+	return b
+}
+
+// DecodeDescriptor validates a descriptor given as a Node tree of src (from
+// JSON, or built from YAML front matter with positions of its own) and
+// decodes it. It reports every violation: the protocol version rule first (an
+// incompatible major is the only violation reported), then structure, then
+// the inputs and output schemas and the examples, then typo warnings.
+func DecodeDescriptor(src *Source, root *Node) (*SkillDescriptor, Violations) {
+	var vs Violations
+	if root.Kind != Object {
+		line, col := src.Position(root)
+		return nil, Violations{src.fileViolation(line, col, "must be a JSON object; got "+kindPhrase(root))}
+	}
+	if v, ok := checkProtocol(src, root); !ok {
+		return nil, Violations{v}
+	}
+	vs = append(vs, duplicateMembers(src, root, root, nil)...)
+	vs = append(vs, validateSchema(descriptorSchema(), src, root)...)
+	vs = append(vs, checkSkillSchemas(src, root)...)
+	vs = append(vs, typoWarnings(src, root, descriptorMembers)...)
+	vs.Sort()
+	if vs.HasErrors() {
+		return nil, vs
+	}
+	d := new(SkillDescriptor)
+	if err := decodeNode(root, d); err != nil {
+		line, col := src.Position(root)
+		return nil, append(vs, src.fileViolation(line, col, err.Error()))
+	}
+	return d, vs
+}
+
+// checkProtocol applies the version rule: a document whose protocol.version
+// is well formed with a major above SupportedMajor yields only the
+// incompatible-version violation.
+func checkProtocol(src *Source, root *Node) (Violation, bool) {
+	vn := root.Get("protocol").Get("version")
+	if vn == nil || vn.Kind != String {
+		return Violation{}, true
+	}
+	v, err := ParseVersion(vn.Text)
+	if err != nil {
+		return Violation{}, true
+	}
+	if err := CheckCompatible(v, SupportedMajor); err != nil {
+		viol := src.violation(root, vn, Path{"protocol", "version"}, err.Error())
+		viol.Err = err
+		return viol, false
+	}
+	return Violation{}, true
+}
+
+// duplicateMembers reports every member whose name repeats an earlier one
+// in the same object, anywhere in the tree.
+func duplicateMembers(src *Source, root, n *Node, path Path) Violations {
+	var vs Violations
+	switch n.Kind {
+	case Object:
+		seen := make(map[string]bool, len(n.Members))
+		for _, m := range n.Members {
+			p := append(path[:len(path):len(path)], m.Name)
+			if seen[m.Name] {
+				vs = append(vs, src.violation(root, m.Key, p, "member "+string(appendString(nil, m.Name))+" appears more than once in this object"))
+			}
+			seen[m.Name] = true
+			vs = append(vs, duplicateMembers(src, root, m.Value, p)...)
+		}
+	case Array:
+		for i, it := range n.Items {
+			vs = append(vs, duplicateMembers(src, root, it, append(path[:len(path):len(path)], itoa(i)))...)
+		}
+	}
+	return vs
+}
+
+// kindPhrase names a node's JSON type with an article: "an array", "a string".
+func kindPhrase(n *Node) string {
+	if n == nil {
+		return "nothing"
+	}
+	switch n.Kind {
+	case Array, Object:
+		return "an " + n.Kind.String()
+	case Null:
+		return "null"
+	}
+	return n.Kind.String() + " " + quoteValue(n)
+}

@@ -1,0 +1,106 @@
+package skillcat
+
+// WellKnownPath is where a provider serves its SkillIndex (RFC 8615).
+const WellKnownPath = "/.well-known/skills.json"
+
+// SkillIndex is the Well-Known document listing every skill a provider
+// publishes, ordered by id.
+type SkillIndex struct {
+	Protocol ProtocolVersion `json:"protocol"`
+	Skills   []IndexEntry    `json:"skills"`
+	Extra    Extra
+}
+
+// IndexEntry is one skill of a SkillIndex. DescriptorURL is a URI reference
+// resolved against the index's own URL; Digest is "sha256:" and the hex
+// SHA-256 of the exact bytes served there.
+type IndexEntry struct {
+	ID             string         `json:"id"`
+	Name           string         `json:"name"`
+	Version        string         `json:"version"`
+	CapabilityType CapabilityType `json:"capability_type"`
+	Access         Access         `json:"access"`
+	Summary        string         `json:"summary"`
+	DescriptorURL  string         `json:"descriptor_url"`
+	Digest         string         `json:"digest"`
+	Extra          Extra
+}
+
+// Encode returns the index as published, in the form SkillDescriptor.Encode
+// describes. An index without skills writes "skills": [].
+func (x *SkillIndex) Encode() ([]byte, error) {
+	if x.Skills == nil {
+		c := *x
+		c.Skills = []IndexEntry{}
+		return encode(&c)
+	}
+	return encode(x)
+}
+
+// MarshalJSON writes the index as Encode does, compact.
+func (x SkillIndex) MarshalJSON() ([]byte, error) { return marshalCompact(&x) }
+
+// UnmarshalJSON decodes an index, keeping unknown members. It checks JSON
+// types only; use ParseIndex to validate.
+func (x *SkillIndex) UnmarshalJSON(data []byte) error {
+	*x = SkillIndex{}
+	return unmarshal(data, x)
+}
+
+// Filter returns the entries of one capability type, in index order.
+func (x *SkillIndex) Filter(t CapabilityType) []IndexEntry {
+	var out []IndexEntry
+	for _, e := range x.Skills {
+		if e.CapabilityType == t {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// ParseIndex parses and validates a SkillIndex: its structure, the protocol
+// version rule, and that no id is listed twice.
+func ParseIndex(file string, data []byte) (*SkillIndex, Violations) {
+	src := &Source{Name: file, Data: data}
+	root, vs := parseDocument(src, IndexSchemaFile)
+	if vs.HasErrors() {
+		return nil, vs
+	}
+	seen := map[string]int{}
+	for i, e := range root.Get("skills").Items {
+		id := e.Get("id").Text
+		if j, dup := seen[id]; dup {
+			vs = append(vs, src.violation(root, e.Get("id"), Path{"skills", itoa(i), "id"},
+				"id "+quoteValue(e.Get("id"))+" is listed twice (also at skills["+itoa(j)+"])"))
+		}
+		seen[id] = i
+	}
+	if vs.HasErrors() {
+		return nil, vs
+	}
+	x := new(SkillIndex)
+	if err := decodeNode(root, x); err != nil {
+		return nil, Violations{src.fileViolation(1, 1, err.Error())}
+	}
+	return x, vs
+}
+
+// parseDocument parses a JSON document and checks it against one of the
+// built-in schemas, after the version rule and the duplicate-member rule.
+func parseDocument(src *Source, schemaFile string) (*Node, Violations) {
+	root, vs := ParseSource(src)
+	if vs != nil {
+		return nil, vs
+	}
+	if root.Kind != Object {
+		line, col := src.Position(root)
+		return nil, Violations{src.fileViolation(line, col, "must be a JSON object; got "+kindPhrase(root))}
+	}
+	if v, ok := checkProtocol(src, root); !ok {
+		return nil, Violations{v}
+	}
+	vs = append(vs, duplicateMembers(src, root, root, nil)...)
+	vs = append(vs, validateSchema(protocolSchemas()[schemaFile], src, root)...)
+	vs.Sort()
+	return root, vs
+}

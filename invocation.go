@@ -1,0 +1,178 @@
+package skillcat
+
+import (
+	"encoding/json"
+	"time"
+)
+
+// CallerType is who calls a skill.
+type CallerType string
+
+// The caller types of the protocol.
+const (
+	CallerUser    CallerType = "user"
+	CallerAgent   CallerType = "agent"
+	CallerService CallerType = "service"
+)
+
+// Status is the state of an execution.
+type Status string
+
+// The execution states of the protocol. Succeeded, Failed and Cancelled are
+// terminal.
+const (
+	StatusAccepted  Status = "accepted"
+	StatusRunning   Status = "running"
+	StatusSucceeded Status = "succeeded"
+	StatusFailed    Status = "failed"
+	StatusCancelled Status = "cancelled"
+)
+
+// Terminal reports whether the status ends an execution.
+func (s Status) Terminal() bool {
+	return s == StatusSucceeded || s == StatusFailed || s == StatusCancelled
+}
+
+// InvocationRequest is a consumer's call of a skill.
+type InvocationRequest struct {
+	Caller    Caller           `json:"caller"`
+	SkillID   string           `json:"skill_id"`
+	Inputs    json.RawMessage  `json:"inputs"`
+	Protocol  *ProtocolVersion `json:"protocol"`
+	RequestID string           `json:"request_id"`
+	Context   json.RawMessage  `json:"context"`
+	Extra     Extra
+}
+
+// Caller identifies who makes an InvocationRequest.
+type Caller struct {
+	ID    string     `json:"id"`
+	Type  CallerType `json:"type"`
+	Extra Extra
+}
+
+// InvocationResponse is a provider's answer to an InvocationRequest. Output
+// is set when the status is succeeded, Error when it is failed.
+type InvocationResponse struct {
+	ExecutionID string           `json:"execution_id"`
+	Status      Status           `json:"status"`
+	SkillID     string           `json:"skill_id"`
+	Timestamps  Timestamps       `json:"timestamps"`
+	Output      json.RawMessage  `json:"output"`
+	Error       *InvocationError `json:"error"`
+	Extra       Extra
+}
+
+// Timestamps are RFC 3339 date-times of an execution, kept as written.
+// CompletedAt is required once the status is terminal; none is earlier than
+// the one before it.
+type Timestamps struct {
+	CreatedAt   string `json:"created_at"`
+	StartedAt   string `json:"started_at"`
+	CompletedAt string `json:"completed_at"`
+	Extra       Extra
+}
+
+// InvocationError says why an execution failed.
+type InvocationError struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+	Extra   Extra
+}
+
+// Encode returns the request as JSON, in the form SkillDescriptor.Encode
+// describes.
+func (r *InvocationRequest) Encode() ([]byte, error) { return encode(r) }
+
+// MarshalJSON writes the request as Encode does, compact.
+func (r InvocationRequest) MarshalJSON() ([]byte, error) { return marshalCompact(&r) }
+
+// UnmarshalJSON decodes a request, keeping unknown members; it checks JSON
+// types only.
+func (r *InvocationRequest) UnmarshalJSON(data []byte) error {
+	*r = InvocationRequest{}
+	return unmarshal(data, r)
+}
+
+// Encode returns the response as JSON, in the form SkillDescriptor.Encode
+// describes.
+func (r *InvocationResponse) Encode() ([]byte, error) { return encode(r) }
+
+// MarshalJSON writes the response as Encode does, compact.
+func (r InvocationResponse) MarshalJSON() ([]byte, error) { return marshalCompact(&r) }
+
+// UnmarshalJSON decodes a response, keeping unknown members; it checks JSON
+// types only.
+func (r *InvocationResponse) UnmarshalJSON(data []byte) error {
+	*r = InvocationResponse{}
+	return unmarshal(data, r)
+}
+
+// ParseRequest parses and validates an InvocationRequest. Its inputs are
+// checked against a skill's inputs schema by ValidateInputs.
+func ParseRequest(file string, data []byte) (*InvocationRequest, Violations) {
+	src := &Source{Name: file, Data: data}
+	root, vs := parseDocument(src, RequestSchemaFile)
+	if vs.HasErrors() {
+		return nil, vs
+	}
+	r := new(InvocationRequest)
+	if err := decodeNode(root, r); err != nil {
+		return nil, Violations{src.fileViolation(1, 1, err.Error())}
+	}
+	return r, vs
+}
+
+// ValidateInputs checks a request's inputs against the inputs schema of the
+// skill it calls, and that it calls that skill.
+func (r *InvocationRequest) ValidateInputs(d *SkillDescriptor) error {
+	var vs Violations
+	if r.SkillID != d.ID {
+		vs = append(vs, Violation{File: "request", Pointer: "/skill_id", Field: "skill_id", Severity: SeverityError,
+			Reason: "must be " + quoteString(d.ID) + ", the id of the skill called; got " + quoteString(r.SkillID)})
+	}
+	sch, err := CompileSkillSchema("inputs", d.Inputs)
+	if err != nil {
+		return err
+	}
+	vs = append(vs, sch.Validate("request", r.Inputs, "inputs")...)
+	return vs.Err()
+}
+
+// ParseResponse parses and validates an InvocationResponse, including that
+// created_at ≤ started_at ≤ completed_at.
+func ParseResponse(file string, data []byte) (*InvocationResponse, Violations) {
+	src := &Source{Name: file, Data: data}
+	root, vs := parseDocument(src, ResponseSchemaFile)
+	if vs.HasErrors() {
+		return nil, vs
+	}
+	ts := root.Get("timestamps")
+	var prev time.Time
+	var prevName string
+	for _, name := range []string{"created_at", "started_at", "completed_at"} {
+		n := ts.Get(name)
+		if n == nil {
+			continue
+		}
+		t, err := time.Parse(time.RFC3339Nano, n.Text)
+		if err != nil {
+			continue // the schema's date-time format accepts what Go may not (leap seconds)
+		}
+		if prevName != "" && t.Before(prev) {
+			vs = append(vs, src.violation(root, n, Path{"timestamps", name},
+				"must not be earlier than timestamps."+prevName+" ("+prev.Format(time.RFC3339Nano)+"); got "+quoteValue(n)))
+		}
+		prev, prevName = t, name
+	}
+	if vs.HasErrors() {
+		return nil, vs
+	}
+	r := new(InvocationResponse)
+	if err := decodeNode(root, r); err != nil {
+		return nil, Violations{src.fileViolation(1, 1, err.Error())}
+	}
+	return r, vs
+}
+
+func quoteString(s string) string { return string(appendString(nil, s)) }

@@ -1,0 +1,142 @@
+package skillcat
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+// A descriptor's inputs and output are JSON Schemas of the provider's own.
+// They must compile on their own (draft 2020-12 unless they say otherwise,
+// no references outside the document), and each example must validate
+// against them.
+
+// userSchemaURL names a descriptor's inputs or output schema while it is
+// compiled; it never reaches a message.
+const userSchemaURL = "urn:skillcat:descriptor:"
+
+// SkillSchema is a compiled inputs or output schema of a descriptor.
+type SkillSchema struct {
+	sch *jsonschema.Schema
+	doc any
+	url string
+}
+
+// CompileSkillSchema compiles a descriptor's inputs or output schema given
+// as raw JSON. The error, if any, names what is wrong in plain words.
+func CompileSkillSchema(member string, raw json.RawMessage) (*SkillSchema, error) {
+	n, err := ParseJSON(raw)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", member, err)
+	}
+	src := &Source{Name: member, Data: raw}
+	s, vs := compileSkillSchema(src, n, nil, member)
+	if vs.HasErrors() {
+		return nil, vs
+	}
+	return s, nil
+}
+
+// Validate validates an instance given as raw JSON against the schema and
+// returns every violation, at fields under prefix (such as "inputs").
+func (s *SkillSchema) Validate(name string, raw json.RawMessage, prefix ...string) Violations {
+	src := &Source{Name: name, Data: raw}
+	root, vs := ParseSource(src)
+	if vs != nil {
+		return vs
+	}
+	// Wrap the instance under prefix so that fields read inputs.city.
+	docRoot := root
+	for i := len(prefix) - 1; i >= 0; i-- {
+		docRoot = &Node{Kind: Object, Offset: root.Offset, Members: []Member{{Name: prefix[i], Key: root, Value: docRoot}}}
+	}
+	return s.validateNode(src, docRoot, root, prefix)
+}
+
+func (s *SkillSchema) validateNode(src *Source, docRoot, instance *Node, prefix Path) Violations {
+	err := s.sch.Validate(instance.Value())
+	return translate(err, src, docRoot, prefix, s.lookupDoc)
+}
+
+func (s *SkillSchema) lookupDoc(url string) any {
+	if url == s.url {
+		return s.doc
+	}
+	return nil
+}
+
+// compileSkillSchema compiles the schema node n found at path of src.
+func compileSkillSchema(src *Source, root *Node, path Path, member string) (*SkillSchema, Violations) {
+	n := root.Lookup(path)
+	if path == nil {
+		n = root
+	}
+	url := userSchemaURL + member
+	doc := n.Value()
+	c := jsonschema.NewCompiler()
+	c.DefaultDraft(jsonschema.Draft2020)
+	c.UseLoader(noLoader{})
+	if err := c.AddResource(url, doc); err != nil {
+		return nil, Violations{src.violation(root, n, path, "is not a valid JSON Schema: "+cleanSchemaError(err, url, member))}
+	}
+	sch, err := c.Compile(url)
+	if err != nil {
+		var sve *jsonschema.SchemaValidationError
+		if errors.As(err, &sve) {
+			vs := translate(sve.Err, src, root, path, func(string) any { return nil })
+			for i := range vs {
+				vs[i].Reason = "is not a valid JSON Schema: " + vs[i].Reason
+			}
+			if len(vs) > 0 {
+				return nil, vs
+			}
+		}
+		return nil, Violations{src.violation(root, n, path, "is not a valid JSON Schema: "+cleanSchemaError(err, url, member))}
+	}
+	return &SkillSchema{sch: sch, doc: doc, url: url}, nil
+}
+
+// cleanSchemaError drops the compiler's internal URL from its message.
+func cleanSchemaError(err error, url, member string) string {
+	msg := err.Error()
+	msg = strings.ReplaceAll(msg, `"`+url+`#`, `"`+member+`#`)
+	msg = strings.ReplaceAll(msg, url, member)
+	return msg
+}
+
+// checkSkillSchemas compiles the descriptor's inputs and output schemas and
+// validates each example against them. Members that the descriptor schema
+// already rejected are left alone.
+func checkSkillSchemas(src *Source, root *Node) Violations {
+	var vs Violations
+	var inputs, output *SkillSchema
+	if n := root.Get("inputs"); n != nil && n.Kind == Object {
+		var v Violations
+		inputs, v = compileSkillSchema(src, root, Path{"inputs"}, "inputs")
+		vs = append(vs, v...)
+	}
+	if n := root.Get("output"); n != nil && (n.Kind == Object || n.Kind == Bool) {
+		var v Violations
+		output, v = compileSkillSchema(src, root, Path{"output"}, "output")
+		vs = append(vs, v...)
+	}
+	examples := root.Get("examples")
+	if examples == nil || examples.Kind != Array {
+		return vs
+	}
+	for i, ex := range examples.Items {
+		if ex.Kind != Object {
+			continue
+		}
+		if in := ex.Get("inputs"); in != nil && in.Kind == Object && inputs != nil {
+			vs = append(vs, inputs.validateNode(src, root, in, Path{"examples", itoa(i), "inputs"})...)
+		}
+		if out := ex.Get("output"); out != nil && output != nil {
+			vs = append(vs, output.validateNode(src, root, out, Path{"examples", itoa(i), "output"})...)
+		}
+	}
+	return vs
+}

@@ -1,0 +1,231 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"slices"
+
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
+)
+
+// capabilityTypes are the values of Skill.CapabilityType, in the order the
+// CHECK constraint in migrations/0001_init.sql lists them.
+var capabilityTypes = []string{"plugin", "api", "knowledge", "task"}
+
+// Skill is one row of the index: what the build knows of one valid source.
+type Skill struct {
+	ID             string
+	Name           string
+	Version        string
+	CapabilityType string // plugin | api | knowledge | task
+	Access         string // public | restricted | private
+	Summary        string
+	ProviderName   string
+	Tags           []string // in source order; stored in a skill_tags table
+	Source         string   // source path relative to the content dir, slash-separated
+	Descriptor     []byte   // the published descriptor bytes
+	Digest         string   // "sha256:<hex>" of Descriptor
+}
+
+// DuplicateError reports a second source claiming an id already indexed.
+type DuplicateError struct {
+	ID     string
+	Source string // the source that was rejected
+	Other  string // the source that already holds the id
+}
+
+// Error reports the id and the source that already holds it; the rejected
+// source is e.Source.
+func (e *DuplicateError) Error() string {
+	return fmt.Sprintf("id %q is already used by %s", e.ID, e.Other)
+}
+
+const (
+	insertSkillSQL = `INSERT INTO skills
+	(id, name, version, capability_type, access, summary, provider_name, source, descriptor, digest)
+	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+	insertTagSQL  = `INSERT INTO skill_tags (skill_id, tag, position) VALUES (?, ?, ?)`
+	holderSQL     = `SELECT source FROM skills WHERE id = ?`
+	listedCols    = `id, name, version, capability_type, access, summary, provider_name, source, descriptor, digest`
+	listedAllSQL  = `SELECT ` + listedCols + ` FROM skills WHERE access <> 'private' ORDER BY id`
+	listedTypeSQL = `SELECT ` + listedCols + ` FROM skills WHERE access <> 'private' AND capability_type = ? ORDER BY id`
+	tagsAllSQL    = `SELECT t.skill_id, t.tag FROM skill_tags AS t JOIN skills AS s ON s.id = t.skill_id
+	WHERE s.access <> 'private' ORDER BY t.skill_id, t.position`
+	tagsTypeSQL = `SELECT t.skill_id, t.tag FROM skill_tags AS t JOIN skills AS s ON s.id = t.skill_id
+	WHERE s.access <> 'private' AND s.capability_type = ? ORDER BY t.skill_id, t.position`
+	countSQL = `SELECT capability_type, count(*) FROM skills WHERE access <> 'private'
+	GROUP BY capability_type ORDER BY capability_type`
+)
+
+// Load inserts the skills in one transaction, in the order given. The UNIQUE
+// constraint on skills.id is what detects duplicates: when a skill's id is
+// already indexed, by an earlier Load or earlier in skills, Load looks up the
+// source that holds it, records a *DuplicateError, and goes on with the rest.
+// It returns every duplicate found, in order (nil when none), and a non-nil
+// error only for a real failure, such as a capability type or access the
+// schema does not allow; then nothing of skills is loaded.
+func (db *DB) Load(ctx context.Context, skills []Skill) ([]*DuplicateError, error) {
+	tx, err := db.db.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, fmt.Errorf("load skills: %w", err)
+	}
+	defer tx.Rollback()
+	insertSkill, err := tx.PrepareContext(ctx, insertSkillSQL)
+	if err != nil {
+		return nil, fmt.Errorf("load skills: %w", err)
+	}
+	defer insertSkill.Close()
+	insertTag, err := tx.PrepareContext(ctx, insertTagSQL)
+	if err != nil {
+		return nil, fmt.Errorf("load skills: %w", err)
+	}
+	defer insertTag.Close()
+
+	var dups []*DuplicateError
+	for i := range skills {
+		s := &skills[i]
+		_, err := insertSkill.ExecContext(ctx,
+			s.ID, s.Name, s.Version, s.CapabilityType, s.Access,
+			s.Summary, s.ProviderName, s.Source, s.Descriptor, s.Digest)
+		if isUniqueViolation(err) {
+			// The failed INSERT wrote nothing and the transaction goes on.
+			var other string
+			if err := tx.QueryRowContext(ctx, holderSQL, s.ID).Scan(&other); err != nil {
+				return nil, fmt.Errorf("load skill %q: find holder of id: %w", s.ID, err)
+			}
+			dups = append(dups, &DuplicateError{ID: s.ID, Source: s.Source, Other: other})
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("load skill %q from %s: %w", s.ID, s.Source, err)
+		}
+		for pos, tag := range s.Tags {
+			if _, err := insertTag.ExecContext(ctx, s.ID, tag, pos); err != nil {
+				return nil, fmt.Errorf("load skill %q from %s: tag %q: %w", s.ID, s.Source, tag, err)
+			}
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return nil, fmt.Errorf("load skills: %w", err)
+	}
+	return dups, nil
+}
+
+// isUniqueViolation reports whether err is SQLite's UNIQUE constraint error.
+// The driver turns on extended result codes, so the code tells a UNIQUE
+// violation (2067) from a CHECK (275) or NOT NULL (1299) one; skills has no
+// other UNIQUE constraint than the one on id.
+func isUniqueViolation(err error) bool {
+	var se *sqlite.Error
+	return errors.As(err, &se) && se.Code() == sqlite3.SQLITE_CONSTRAINT_UNIQUE
+}
+
+// Listed returns the non-private skills ordered by id; capabilityType "" means
+// all types. It returns an error for a capabilityType that is not one of
+// plugin, api, knowledge or task.
+func (db *DB) Listed(ctx context.Context, capabilityType string) ([]Skill, error) {
+	skills, err := db.listed(ctx, capabilityType)
+	if err != nil {
+		if capabilityType == "" {
+			return nil, fmt.Errorf("list skills: %w", err)
+		}
+		return nil, fmt.Errorf("list %s skills: %w", capabilityType, err)
+	}
+	return skills, nil
+}
+
+func (db *DB) listed(ctx context.Context, capabilityType string) ([]Skill, error) {
+	skillsSQL, tagsSQL, args := listedAllSQL, tagsAllSQL, []any(nil)
+	if capabilityType != "" {
+		if !slices.Contains(capabilityTypes, capabilityType) {
+			return nil, fmt.Errorf("unknown capability type %q", capabilityType)
+		}
+		skillsSQL, tagsSQL, args = listedTypeSQL, tagsTypeSQL, []any{capabilityType}
+	}
+	// One transaction, so that the skills and their tags are one snapshot.
+	tx, err := db.db.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback()
+
+	var skills []Skill
+	index := make(map[string]int)
+	rows, err := tx.QueryContext(ctx, skillsSQL, args...)
+	if err != nil {
+		return nil, err
+	}
+	for rows.Next() {
+		var s Skill
+		if err := rows.Scan(&s.ID, &s.Name, &s.Version, &s.CapabilityType, &s.Access,
+			&s.Summary, &s.ProviderName, &s.Source, &s.Descriptor, &s.Digest); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		index[s.ID] = len(skills)
+		skills = append(skills, s)
+	}
+	if err := closeRows(rows); err != nil {
+		return nil, err
+	}
+
+	rows, err = tx.QueryContext(ctx, tagsSQL, args...)
+	if err != nil {
+		return nil, err
+	}
+	for rows.Next() {
+		var id, tag string
+		if err := rows.Scan(&id, &tag); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		i, ok := index[id]
+		if !ok {
+			rows.Close()
+			return nil, fmt.Errorf("tag %q of skill %q: skill not listed", tag, id)
+		}
+		skills[i].Tags = append(skills[i].Tags, tag)
+	}
+	if err := closeRows(rows); err != nil {
+		return nil, err
+	}
+	return skills, tx.Commit()
+}
+
+// closeRows closes rows and returns the first error met iterating or closing.
+func closeRows(rows *sql.Rows) error {
+	err := rows.Err()
+	if cerr := rows.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// CountByType returns how many listed (non-private) skills each capability
+// type has. All four types are present in the map, zero included.
+func (db *DB) CountByType(ctx context.Context) (map[string]int, error) {
+	counts := make(map[string]int, len(capabilityTypes))
+	for _, t := range capabilityTypes {
+		counts[t] = 0
+	}
+	rows, err := db.db.QueryContext(ctx, countSQL)
+	if err != nil {
+		return nil, fmt.Errorf("count skills by type: %w", err)
+	}
+	for rows.Next() {
+		var t string
+		var n int
+		if err := rows.Scan(&t, &n); err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("count skills by type: %w", err)
+		}
+		counts[t] = n
+	}
+	if err := closeRows(rows); err != nil {
+		return nil, fmt.Errorf("count skills by type: %w", err)
+	}
+	return counts, nil
+}

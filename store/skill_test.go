@@ -1,0 +1,377 @@
+package store_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"pgregory.net/rapid"
+
+	"github.com/skillcat/skillcat/store"
+)
+
+var capabilityTypes = []string{"plugin", "api", "knowledge", "task"}
+
+func TestLoad(t *testing.T) {
+	ctx := context.Background()
+
+	t.Run("OK", func(t *testing.T) {
+		db := openMemory(t)
+		in := []store.Skill{
+			newSkill("zeta", "task", "public", "z/zeta.json", "b", "a", "c"),
+			newSkill("alpha", "api", "restricted", "alpha.md"),
+			newSkill("mid.dle-1", "plugin", "public", "m.json", "only"),
+		}
+		load(t, db, in...)
+		got, err := db.Listed(ctx, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := []store.Skill{in[1], in[2], in[0]} // by id
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("got %+v, want %+v", got, want)
+		}
+	})
+
+	t.Run("ErrDuplicateID", func(t *testing.T) {
+		db := openMemory(t)
+		dups, err := db.Load(ctx, []store.Skill{
+			newSkill("before", "api", "public", "before.json"),
+			newSkill("dup", "api", "public", "a.json"),
+			newSkill("dup", "task", "public", "b.json"),
+			newSkill("middle", "plugin", "public", "middle.json", "t"),
+			newSkill("dup", "plugin", "private", "sub/c.json"),
+			newSkill("after", "knowledge", "public", "after.json"),
+		})
+		if err != nil {
+			t.Fatalf("got error %v, want none", err)
+		}
+		want := []*store.DuplicateError{
+			{ID: "dup", Source: "b.json", Other: "a.json"},
+			{ID: "dup", Source: "sub/c.json", Other: "a.json"},
+		}
+		if !reflect.DeepEqual(dups, want) {
+			t.Errorf("got %v, want %v", dups, want)
+		}
+		if got, want := dups[0].Error(), `id "dup" is already used by a.json`; got != want {
+			t.Errorf("got %q, want %q", got, want)
+		}
+		if got, want := listedIDs(t, db, ""), []string{"after", "before", "dup", "middle"}; !slices.Equal(got, want) {
+			t.Errorf("got %v, want %v", got, want)
+		}
+		// The holder's row is the one kept.
+		if got, want := listedIDs(t, db, "api"), []string{"before", "dup"}; !slices.Equal(got, want) {
+			t.Errorf("got api %v, want %v", got, want)
+		}
+	})
+
+	t.Run("ErrDuplicateIDAcrossLoads", func(t *testing.T) {
+		db := openMemory(t)
+		load(t, db, newSkill("x", "api", "public", "first.json"))
+		dups, err := db.Load(ctx, []store.Skill{newSkill("x", "api", "public", "second.json")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := []*store.DuplicateError{{ID: "x", Source: "second.json", Other: "first.json"}}
+		if !reflect.DeepEqual(dups, want) {
+			t.Errorf("got %v, want %v", dups, want)
+		}
+	})
+
+	t.Run("ErrDuplicateOfPrivate", func(t *testing.T) {
+		// Private skills take part in the uniqueness check.
+		db := openMemory(t)
+		dups, err := db.Load(ctx, []store.Skill{
+			newSkill("x", "api", "private", "hidden.json"),
+			newSkill("x", "api", "public", "shown.json"),
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := []*store.DuplicateError{{ID: "x", Source: "shown.json", Other: "hidden.json"}}
+		if !reflect.DeepEqual(dups, want) {
+			t.Errorf("got %v, want %v", dups, want)
+		}
+		if got := listedIDs(t, db, ""); len(got) != 0 {
+			t.Errorf("got %v, want nothing listed", got)
+		}
+	})
+
+	t.Run("ErrInvalidRow", func(t *testing.T) {
+		for _, s := range []store.Skill{
+			newSkill("bad", "widget", "public", "bad.json"),
+			newSkill("bad", "api", "secret", "bad.json"),
+			newSkill("bad", "api", "public", "bad.json", "same", "same"),
+		} {
+			t.Run(s.CapabilityType+"/"+s.Access+"/"+strings.Join(s.Tags, ","), func(t *testing.T) {
+				db := openMemory(t)
+				dups, err := db.Load(ctx, []store.Skill{newSkill("good", "api", "public", "good.json"), s})
+				if err == nil {
+					t.Fatalf("got no error, want one")
+				}
+				var dup *store.DuplicateError
+				if dups != nil || errors.As(err, &dup) {
+					t.Errorf("got duplicates %v, %v, want none", dups, err)
+				}
+				if !strings.Contains(err.Error(), `load skill "bad"`) {
+					t.Errorf("got %q, want it to name the skill", err)
+				}
+				// One transaction: nothing of the batch is kept.
+				if got := listedIDs(t, db, ""); len(got) != 0 {
+					t.Errorf("got %v, want nothing loaded", got)
+				}
+			})
+		}
+	})
+
+	t.Run("ErrCanceled", func(t *testing.T) {
+		db := openMemory(t)
+		cctx, cancel := context.WithCancel(ctx)
+		cancel()
+		if _, err := db.Load(cctx, []store.Skill{newSkill("a", "api", "public", "a.json")}); !errors.Is(err, context.Canceled) {
+			t.Errorf("got %v, want context.Canceled", err)
+		}
+	})
+
+	t.Run("Empty", func(t *testing.T) {
+		db := openMemory(t)
+		dups, err := db.Load(ctx, nil)
+		if dups != nil || err != nil {
+			t.Errorf("got %v, %v, want nil, nil", dups, err)
+		}
+	})
+}
+
+// mixed returns skills of every type and access, ids in no particular order.
+func mixed() []store.Skill {
+	var skills []store.Skill
+	accesses := []string{"public", "restricted", "private"}
+	for i := range 24 {
+		ct := capabilityTypes[i%len(capabilityTypes)]
+		acc := accesses[(i/len(capabilityTypes))%len(accesses)]
+		id := fmt.Sprintf("%s-%s-%02d", ct, acc, (i*7)%24)
+		skills = append(skills, newSkill(id, ct, acc, id+".json", acc, ct))
+	}
+	return skills
+}
+
+func TestListed(t *testing.T) {
+	ctx := context.Background()
+	db := openMemory(t)
+	in := mixed()
+	load(t, db, in...)
+
+	for _, ct := range append([]string{""}, capabilityTypes...) {
+		name := ct
+		if name == "" {
+			name = "All"
+		}
+		t.Run(name, func(t *testing.T) {
+			var want []string
+			for _, s := range in {
+				if s.Access != "private" && (ct == "" || s.CapabilityType == ct) {
+					want = append(want, s.ID)
+				}
+			}
+			slices.Sort(want)
+			got, err := db.Listed(ctx, ct)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var ids []string
+			for _, s := range got {
+				ids = append(ids, s.ID)
+				if s.Access == "private" {
+					t.Errorf("got private skill %q", s.ID)
+				}
+				if ct != "" && s.CapabilityType != ct {
+					t.Errorf("got %q of type %q, want type %q", s.ID, s.CapabilityType, ct)
+				}
+				if wantTags := []string{s.Access, s.CapabilityType}; !slices.Equal(s.Tags, wantTags) {
+					t.Errorf("got tags %v of %q, want %v", s.Tags, s.ID, wantTags)
+				}
+			}
+			if !slices.Equal(ids, want) {
+				t.Errorf("got %v, want %v", ids, want)
+			}
+		})
+	}
+
+	t.Run("ErrUnknownType", func(t *testing.T) {
+		_, err := db.Listed(ctx, "widget")
+		if err == nil || !strings.Contains(err.Error(), `"widget"`) {
+			t.Errorf("got %v, want an unknown capability type error", err)
+		}
+	})
+}
+
+func TestCountByType(t *testing.T) {
+	ctx := context.Background()
+	t.Run("Empty", func(t *testing.T) {
+		got, err := openMemory(t).CountByType(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := map[string]int{"plugin": 0, "api": 0, "knowledge": 0, "task": 0}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("got %v, want %v", got, want)
+		}
+	})
+	t.Run("PrivateNotCounted", func(t *testing.T) {
+		db := openMemory(t)
+		load(t, db,
+			newSkill("a", "api", "public", "a.json"),
+			newSkill("b", "api", "restricted", "b.json"),
+			newSkill("c", "api", "private", "c.json"),
+			newSkill("d", "task", "public", "d.json"),
+			newSkill("e", "knowledge", "private", "e.json"),
+		)
+		got, err := db.CountByType(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := map[string]int{"plugin": 0, "api": 2, "knowledge": 0, "task": 1}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("got %v, want %v", got, want)
+		}
+	})
+}
+
+func TestProperties(t *testing.T) {
+	t.Run("Feature: skill-sharing-protocol, Property 7: capability filter (store)", func(t *testing.T) {
+		ctx := context.Background()
+		genSkill := rapid.Custom(func(t *rapid.T) store.Skill {
+			// A small alphabet, so that ids collide often.
+			id := rapid.StringMatching(`[ab][a-c]?`).Draw(t, "id")
+			ct := rapid.SampledFrom(capabilityTypes).Draw(t, "capability_type")
+			acc := rapid.SampledFrom([]string{"public", "restricted", "private"}).Draw(t, "access")
+			return newSkill(id, ct, acc, "")
+		})
+		rapid.Check(t, func(rt *rapid.T) {
+			skills := rapid.SliceOfN(genSkill, 0, 30).Draw(rt, "skills")
+			for i := range skills {
+				skills[i].Source = fmt.Sprintf("s%02d.json", i)
+			}
+			db, err := store.Open(ctx, ":memory:")
+			if err != nil {
+				rt.Fatal(err)
+			}
+			defer db.Close()
+			dups, err := db.Load(ctx, skills)
+			if err != nil {
+				rt.Fatal(err)
+			}
+
+			// The model: the first source to claim an id holds it.
+			holder := make(map[string]store.Skill)
+			for _, s := range skills {
+				if _, ok := holder[s.ID]; !ok {
+					holder[s.ID] = s
+				}
+			}
+			if got, want := len(dups), len(skills)-len(holder); got != want {
+				rt.Errorf("got %d duplicates, want %d", got, want)
+			}
+			counts, err := db.CountByType(ctx)
+			if err != nil {
+				rt.Fatal(err)
+			}
+			for _, ct := range capabilityTypes {
+				var want []string
+				for id, s := range holder {
+					if s.Access != "private" && s.CapabilityType == ct {
+						want = append(want, id)
+					}
+				}
+				slices.Sort(want)
+				got, err := db.Listed(ctx, ct)
+				if err != nil {
+					rt.Fatal(err)
+				}
+				seen := make(map[string]bool)
+				var ids []string
+				for _, s := range got {
+					if seen[s.ID] {
+						rt.Errorf("Listed(%q): got id %q twice", ct, s.ID)
+					}
+					seen[s.ID] = true
+					if s.CapabilityType != ct || s.Access == "private" {
+						rt.Errorf("Listed(%q): got %q with type %q, access %q", ct, s.ID, s.CapabilityType, s.Access)
+					}
+					if h := holder[s.ID]; s.Source != h.Source {
+						rt.Errorf("Listed(%q): got %q from %s, want from %s", ct, s.ID, s.Source, h.Source)
+					}
+					ids = append(ids, s.ID)
+				}
+				if !slices.Equal(ids, want) {
+					rt.Errorf("Listed(%q): got %v, want %v", ct, ids, want)
+				}
+				if counts[ct] != len(want) {
+					rt.Errorf("CountByType()[%q]: got %d, want %d", ct, counts[ct], len(want))
+				}
+			}
+		})
+	})
+}
+
+// benchSkills returns n skills with descriptors of about 3 KB and three tags.
+func benchSkills(n int) []store.Skill {
+	skills := make([]store.Skill, n)
+	pad := strings.Repeat("Lorem ipsum dolor sit amet, consectetur adipiscing elit. ", 50)
+	for i := range skills {
+		id := fmt.Sprintf("skill-%05d", i)
+		desc := fmt.Appendf(nil, `{"protocol":{"version":"1.0.0"},"id":%q,"name":"Skill %d","version":"1.2.3",`+
+			`"capability_type":%q,"description":%q,"provider":{"name":"Bench"},"endpoint":{"url":"https://example.com/%s"},`+
+			`"inputs":{"type":"object"},"output":true,"auth":{"type":"none"},"access":"public"}`,
+			id, i, capabilityTypes[i%4], pad, id)
+		skills[i] = store.Skill{
+			ID:             id,
+			Name:           fmt.Sprintf("Skill %d", i),
+			Version:        "1.2.3",
+			CapabilityType: capabilityTypes[i%4],
+			Access:         []string{"public", "restricted", "private"}[i%3],
+			Summary:        "Lorem ipsum dolor sit amet.",
+			ProviderName:   "Bench",
+			Tags:           []string{"alpha", "beta", fmt.Sprintf("t%d", i%10)},
+			Source:         id + ".json",
+			Descriptor:     desc,
+			Digest:         digest(desc),
+		}
+	}
+	return skills
+}
+
+func BenchmarkLoad(b *testing.B) {
+	ctx := context.Background()
+	skills := benchSkills(10_000)
+	for _, bc := range []struct {
+		name string
+		dsn  func() string
+	}{
+		{"Memory", func() string { return ":memory:" }},
+		{"File", func() string { return b.TempDir() + "/index.db" }},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				b.StopTimer()
+				db, err := store.Open(ctx, bc.dsn())
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.StartTimer()
+				dups, err := db.Load(ctx, skills)
+				if err != nil || dups != nil {
+					b.Fatalf("Load: %v, %v", dups, err)
+				}
+				b.StopTimer()
+				db.Close()
+				b.StartTimer()
+			}
+		})
+	}
+}

@@ -1,0 +1,267 @@
+package skillcat
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// Severity says whether a Violation fails validation.
+type Severity string
+
+// The severities of a Violation.
+const (
+	SeverityError   Severity = "error"
+	SeverityWarning Severity = "warning"
+)
+
+// FileField is the Field of a violation that concerns the whole file rather
+// than one member: empty, not UTF-8, not a JSON object, a syntax error, and
+// so on.
+const FileField = "(file)"
+
+// Violation is one problem found in a source document: where it is (file,
+// 1-based line and column counted in Unicode code points), which member (as a
+// JSON Pointer and as a dotted field path such as examples[0].inputs), and
+// why, in plain words with the offending value.
+type Violation struct {
+	File     string   `json:"file"`
+	Line     int      `json:"line"`
+	Column   int      `json:"column"`
+	Pointer  string   `json:"pointer"`
+	Field    string   `json:"field"`
+	Reason   string   `json:"reason"`
+	Severity Severity `json:"severity"`
+
+	// Err is a sentinel the violation stands for, such as
+	// ErrIncompatibleVersion, or nil.
+	Err error `json:"-"`
+}
+
+// Error formats the violation as "file:line:col: field: reason", adding
+// "warning: " before the field for warnings.
+func (v Violation) Error() string {
+	var b strings.Builder
+	b.WriteString(v.File)
+	if v.Line > 0 {
+		fmt.Fprintf(&b, ":%d:%d", v.Line, v.Column)
+	}
+	b.WriteString(": ")
+	if v.Severity == SeverityWarning {
+		b.WriteString("warning: ")
+	}
+	b.WriteString(v.Field)
+	b.WriteString(": ")
+	b.WriteString(v.Reason)
+	return b.String()
+}
+
+// Unwrap returns the sentinel error the violation stands for, if any.
+func (v Violation) Unwrap() error { return v.Err }
+
+// Violations is every problem found in one or more documents.
+type Violations []Violation
+
+// HasErrors reports whether any violation has error severity.
+func (vs Violations) HasErrors() bool {
+	for _, v := range vs {
+		if v.Severity != SeverityWarning {
+			return true
+		}
+	}
+	return false
+}
+
+// Err returns the violations as an error when any of them is an error, and
+// nil otherwise. The error unwraps to each violation, so errors.Is finds a
+// sentinel such as ErrIncompatibleVersion.
+func (vs Violations) Err() error {
+	if !vs.HasErrors() {
+		return nil
+	}
+	return vs
+}
+
+// Error lists the violations one per line.
+func (vs Violations) Error() string {
+	lines := make([]string, len(vs))
+	for i, v := range vs {
+		lines[i] = v.Error()
+	}
+	return strings.Join(lines, "\n")
+}
+
+// Unwrap returns each violation as an error.
+func (vs Violations) Unwrap() []error {
+	errs := make([]error, len(vs))
+	for i, v := range vs {
+		errs[i] = v
+	}
+	return errs
+}
+
+// Sort orders violations by file, line, column, field and reason.
+func (vs Violations) Sort() {
+	sort.SliceStable(vs, func(i, j int) bool {
+		a, b := vs[i], vs[j]
+		if a.File != b.File {
+			return a.File < b.File
+		}
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		if a.Column != b.Column {
+			return a.Column < b.Column
+		}
+		if a.Field != b.Field {
+			return a.Field < b.Field
+		}
+		return a.Reason < b.Reason
+	})
+}
+
+// AsViolations returns the violations inside err, if it holds any.
+func AsViolations(err error) (Violations, bool) {
+	var vs Violations
+	if errors.As(err, &vs) {
+		return vs, true
+	}
+	return nil, false
+}
+
+// Path is a location inside a document as unescaped JSON Pointer tokens.
+type Path []string
+
+// Pointer returns the path as a JSON Pointer (RFC 6901), "" for the root.
+func (p Path) Pointer() string {
+	var b strings.Builder
+	for _, tok := range p {
+		b.WriteByte('/')
+		b.WriteString(strings.NewReplacer("~", "~0", "/", "~1").Replace(tok))
+	}
+	return b.String()
+}
+
+// Field returns the path as a dotted field path, with array indexes in
+// brackets (examples[0].inputs) and names that are not plain identifiers
+// quoted (inputs.properties["a b"]). Whether a token indexes an array is read
+// from root; "(file)" stands for the root itself.
+func (p Path) Field(root *Node) string {
+	if len(p) == 0 {
+		return FileField
+	}
+	var b strings.Builder
+	n := root
+	for _, tok := range p {
+		if n != nil && n.Kind == Array {
+			b.WriteString("[" + tok + "]")
+		} else {
+			if plainName(tok) {
+				if b.Len() > 0 {
+					b.WriteByte('.')
+				}
+				b.WriteString(tok)
+			} else {
+				b.WriteString("[" + strconv.Quote(tok) + "]")
+			}
+		}
+		n = n.Lookup([]string{tok})
+	}
+	return b.String()
+}
+
+// plainName reports whether a member name can stand in a dotted path as is.
+func plainName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i, r := range s {
+		switch {
+		case r == '_' || r == '$' || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z'):
+		case i > 0 && (r == '-' || (r >= '0' && r <= '9')):
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// Source is a document's name and bytes, which turn node offsets into lines
+// and columns.
+type Source struct {
+	Name string
+	Data []byte
+
+	lineStarts []int
+}
+
+// Position returns the 1-based line and column of n in the source. A node
+// that carries its own line and column (from YAML front matter) keeps them.
+func (s *Source) Position(n *Node) (line, col int) {
+	if n == nil {
+		return 0, 0
+	}
+	if n.Line > 0 {
+		return n.Line, n.Column
+	}
+	return s.OffsetPosition(n.Offset)
+}
+
+// OffsetPosition returns the 1-based line and column of a byte offset, the
+// column counted in Unicode code points.
+func (s *Source) OffsetPosition(off int) (line, col int) {
+	if s.lineStarts == nil {
+		s.lineStarts = []int{0}
+		for i, c := range s.Data {
+			if c == '\n' {
+				s.lineStarts = append(s.lineStarts, i+1)
+			}
+		}
+	}
+	off = min(max(off, 0), len(s.Data))
+	l := sort.Search(len(s.lineStarts), func(i int) bool { return s.lineStarts[i] > off }) - 1
+	return l + 1, utf8.RuneCount(s.Data[s.lineStarts[l]:off]) + 1
+}
+
+// violation builds an error Violation at node n of the source.
+func (s *Source) violation(root, n *Node, path Path, reason string) Violation {
+	line, col := s.Position(n)
+	return Violation{
+		File: s.Name, Line: line, Column: col,
+		Pointer: path.Pointer(), Field: path.Field(root),
+		Reason: reason, Severity: SeverityError,
+	}
+}
+
+// fileViolation builds a file-level error Violation.
+func (s *Source) fileViolation(line, col int, reason string) Violation {
+	return Violation{File: s.Name, Line: line, Column: col, Field: FileField, Reason: reason, Severity: SeverityError}
+}
+
+// quoteValue renders a JSON value for a reason, shortened when long.
+func quoteValue(n *Node) string {
+	if n == nil {
+		return "nothing"
+	}
+	var s string
+	switch n.Kind {
+	case String:
+		s = string(appendString(nil, n.Text))
+	case Object:
+		return "an object"
+	case Array:
+		return "an array"
+	case Null:
+		return "null"
+	default:
+		s = n.Text
+	}
+	if utf8.RuneCountInString(s) > 80 {
+		r := []rune(s)
+		s = string(r[:77]) + "…"
+	}
+	return s
+}
