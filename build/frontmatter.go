@@ -144,8 +144,8 @@ func trimBody(body []byte, line int) (string, int) {
 }
 
 type converter struct {
-	lineOffset     int
-	nodes          int
+	lineOffset      int
+	nodes           int
 	errLine, errCol int
 }
 
