@@ -197,7 +197,7 @@ func renderSkillPages(ctx context.Context, p *pages, cat *catalog, listed []stor
 // documents are served as JSON to any origin, nothing is sniffed, and pages
 // get a strict Content-Security-Policy.
 func headersFile() []byte {
-	const jsonHeaders = "  Content-Type: application/json; charset=utf-8\n  Access-Control-Allow-Origin: *\n  Cache-Control: public, max-age=300, must-revalidate\n"
+	const jsonHeaders = "  Content-Type: application/json; charset=utf-8\n  Access-Control-Allow-Origin: *\n  Cache-Control: public, max-age=300\n"
 	var b strings.Builder
 	b.WriteString("/*\n  X-Content-Type-Options: nosniff\n  Referrer-Policy: no-referrer\n")
 	b.WriteString("  Content-Security-Policy: " + ContentSecurityPolicy + "\n")

@@ -67,9 +67,9 @@ func runBuild(ctx context.Context, e *env, args []string) int {
 	}
 	printViolations(e, "text", res.Warnings)
 	if !*quiet {
-		fmt.Fprintf(e.stdout, "Built %s from %s: %s published, %s withheld, %s written to %s in %s\n",
-			*out, plural(res.Sources, "source"), plural(res.Published, "skill"),
-			plural(res.Private, "private skill"), plural(res.Files, "file"), *out, res.Duration.Round(time.Millisecond))
+		fmt.Fprintf(e.stdout, "skillcat: built %s in %s: %s read, %s published, %s withheld, %s written\n",
+			*out, res.Duration.Round(time.Millisecond), plural(res.Sources, "source"), plural(res.Published, "skill"),
+			plural(res.Private, "private skill"), plural(res.Files, "file"))
 	}
 	return exitOK
 }
