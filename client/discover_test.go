@@ -3,6 +3,7 @@ package client_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -212,7 +213,7 @@ func TestDiscoverEveryProblem(t *testing.T) {
 	}{
 		{client.ErrDigestMismatch, "digest mismatch: index says sha256:"},
 		{nil, "HTTP 404 Not Found"},
-		{nil, "/skills/d-invalid.json:1:1: (file): "},
+		{nil, "/skills/d-invalid.json:1:1: auth: required member is missing"},
 		{client.ErrEntryMismatch, `name: index says "Skill e-mismatch", descriptor says "Renamed"; version: index says "1.2.3", descriptor says "9.9.9"`},
 		{skillcat.ErrIncompatibleVersion, "protocol.version: incompatible protocol version 2.0.0 (supported: 1.x)"},
 		{client.ErrContentType, "got an HTML page"},
@@ -232,9 +233,11 @@ func TestDiscoverEveryProblem(t *testing.T) {
 	if vs, ok := skillcat.AsViolations(de.Problems[2].Err); !ok || len(vs) < 3 {
 		t.Errorf("d-invalid: got %v, want every violation of the descriptor", de.Problems[2].Err)
 	}
-	if !strings.Contains(de.Error(), "d-invalid: "+s.URL()+"/skills/d-invalid.json:1:1: (file): description") &&
-		!strings.Contains(de.Error(), "required") {
-		t.Errorf("got %q, want the violations of d-invalid, each on a line naming the id", de.Error())
+	for _, member := range []string{"auth", "description", "endpoint", "inputs", "output", "provider"} {
+		line := "d-invalid: " + s.URL() + "/skills/d-invalid.json:1:1: " + member + ": required member is missing"
+		if !slices.Contains(strings.Split(de.Error(), "\n"), line) {
+			t.Errorf("got %q, want a line %q", de.Error(), line)
+		}
 	}
 }
 
@@ -426,10 +429,7 @@ func TestDiscoverContentType(t *testing.T) {
 		t.Run(c.ctype, func(t *testing.T) {
 			s := newSite(t)
 			s.publish(descriptor("one", skillcat.API, skillcat.Public))
-			index, _ := (&skillcat.SkillIndex{}).Encode()
-			s.mu.Lock()
-			index = s.files[skillcat.WellKnownPath]
-			s.mu.Unlock()
+			index := s.get(skillcat.WellKnownPath)
 			s.handle(skillcat.WellKnownPath, func(w http.ResponseWriter, r *http.Request) {
 				w.Header()["Content-Type"] = []string{c.ctype}
 				if c.ctype == "" {
@@ -476,9 +476,9 @@ func TestDiscoverRedirect(t *testing.T) {
 		// against where the index was finally found.
 		s := newSite(t)
 		x := s.publish(sampleSkills()...)
-		s.put("/v2"+skillcat.WellKnownPath, s.files[skillcat.WellKnownPath])
+		s.put("/v2"+skillcat.WellKnownPath, s.get(skillcat.WellKnownPath))
 		for _, e := range x.Skills {
-			s.put("/v2/skills/"+e.ID+".json", s.files["/skills/"+e.ID+".json"])
+			s.put("/v2/skills/"+e.ID+".json", s.get("/skills/"+e.ID+".json"))
 		}
 		s.handle(skillcat.WellKnownPath, func(w http.ResponseWriter, r *http.Request) {
 			http.Redirect(w, r, "/v2"+skillcat.WellKnownPath, http.StatusMovedPermanently)
@@ -581,7 +581,7 @@ func TestDiscoverAbsoluteURLs(t *testing.T) {
 		x.Skills[i].DescriptorURL = s.URL() + "/skills/" + e.ID + ".json"
 	}
 	// One descriptor lives on another host.
-	other.put("/elsewhere/geocode.json", s.files["/skills/geocode.json"])
+	other.put("/elsewhere/geocode.json", s.get("/skills/geocode.json"))
 	x.Skills[0].DescriptorURL = other.URL() + "/elsewhere/geocode.json"
 	s.putIndex(x)
 
@@ -683,5 +683,19 @@ func TestIndexURL(t *testing.T) {
 		if err == nil || err.Error() != c.want {
 			t.Errorf("IndexURL(%q): got error %v, want %q", c.base, err, c.want)
 		}
+	}
+}
+
+func TestDiscoverWarnings(t *testing.T) {
+	s := newSite(t)
+	d := descriptor("typo", skillcat.API, skillcat.Public)
+	d.Extra = skillcat.Extra{"acess": json.RawMessage(`"public"`)}
+	s.publish(d)
+	cat, err := new(client.Client).Discover(context.Background(), s.URL(), client.DiscoverOptions{})
+	if err != nil {
+		t.Fatalf("got %v, want a warning not to fail discovery", err)
+	}
+	if len(cat.Skills) != 1 || len(cat.Skills[0].Warnings) != 1 || !strings.Contains(cat.Skills[0].Warnings[0].Error(), "acess") {
+		t.Errorf("got %+v, want one warning about acess", cat.Skills)
 	}
 }

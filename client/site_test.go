@@ -4,6 +4,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"io"
+	"log"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -33,13 +35,20 @@ type site struct {
 }
 
 // newSite starts a plain HTTP site; newTLSSite an HTTPS one.
-func newSite(t *testing.T) *site    { return startSite(t, httptest.NewServer) }
-func newTLSSite(t *testing.T) *site { return startSite(t, httptest.NewTLSServer) }
+func newSite(t *testing.T) *site    { return startSite(t, false) }
+func newTLSSite(t *testing.T) *site { return startSite(t, true) }
 
-func startSite(t *testing.T, start func(http.Handler) *httptest.Server) *site {
+func startSite(t *testing.T, tls bool) *site {
 	t.Helper()
 	s := &site{t: t, files: map[string][]byte{}, handlers: map[string]http.HandlerFunc{}, hits: map[string]int{}}
-	s.srv = start(http.HandlerFunc(s.serve))
+	s.srv = httptest.NewUnstartedServer(http.HandlerFunc(s.serve))
+	// Hang-ups by the client are what several tests provoke.
+	s.srv.Config.ErrorLog = log.New(io.Discard, "", 0)
+	if tls {
+		s.srv.StartTLS()
+	} else {
+		s.srv.Start()
+	}
 	t.Cleanup(s.srv.Close)
 	return s
 }
@@ -85,6 +94,13 @@ func (s *site) put(path string, body []byte) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.files[path] = body
+}
+
+// get returns what put stored at path.
+func (s *site) get(path string) []byte {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.files[path]
 }
 
 // handle serves path with h.

@@ -1,0 +1,165 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"text/tabwriter"
+	"unicode"
+
+	skillcat "github.com/skillcat/skillcat"
+	"github.com/skillcat/skillcat/client"
+)
+
+func init() {
+	commands["discover"] = command{summary: "list and verify the skills a published catalog offers", run: runDiscover}
+}
+
+// discoveredSkill is one line of discover --format json.
+type discoveredSkill struct {
+	ID             string                  `json:"id"`
+	Name           string                  `json:"name"`
+	Version        string                  `json:"version"`
+	CapabilityType skillcat.CapabilityType `json:"capability_type"`
+	Access         skillcat.Access         `json:"access"`
+	Summary        string                  `json:"summary"`
+	DescriptorURL  string                  `json:"descriptor_url"`
+	Digest         string                  `json:"digest"`
+}
+
+// runDiscover fetches a catalog's index and every descriptor it lists,
+// verifies them, and prints the verified skills. Problems go to stderr, one
+// line each, and exit 1; the good skills are still printed.
+func runDiscover(ctx context.Context, e *env, args []string) int {
+	fs := newFlags(e, "discover", "URL [flags]")
+	typ := fs.String("type", "", "list only skills of this capability `type`: plugin, api, knowledge or task")
+	major := fs.Uint64("supported-major", skillcat.SupportedMajor, "the protocol `major` to accept; a document of a higher major is incompatible")
+	format := fs.String("format", "text", "output `format`: text (a table) or json (an array of index entries with absolute descriptor URLs)")
+	timeout := fs.Duration("timeout", client.DefaultTimeout, "time allowed for each request, body included")
+	concurrency := fs.Int("concurrency", client.DefaultConcurrency, "how many descriptors to fetch at once")
+	fs.Usage = func() {
+		w := fs.Output()
+		fmt.Fprintln(w, "Usage: skillcat discover URL [flags]")
+		fmt.Fprintln(w, "\nFetches URL/.well-known/skills.json (or URL itself when it ends in .json),")
+		fmt.Fprintln(w, "verifies every descriptor it lists (digest, validity, agreement with the index)")
+		fmt.Fprintln(w, "and prints the skills. URL must be https, or http on localhost.")
+		fmt.Fprintln(w, "\nFlags:")
+		fs.PrintDefaults()
+	}
+
+	// Flags may come before or after the URL.
+	var pos []string
+	for {
+		if code := parseFlags(e, fs, args); code >= 0 {
+			return code
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		pos = append(pos, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+	usageErr := func(format string, a ...any) int {
+		fmt.Fprintf(e.stderr, "skillcat: discover: "+format+"\n", a...)
+		fmt.Fprintln(e.stderr, "Run \"skillcat discover --help\" for usage.")
+		return exitUsage
+	}
+	switch {
+	case len(pos) == 0:
+		return usageErr("missing the catalog URL")
+	case len(pos) > 1:
+		return usageErr("want one catalog URL; got %d arguments: %q", len(pos), pos)
+	case *typ != "" && !slices.Contains(skillcat.CapabilityTypes, skillcat.CapabilityType(*typ)):
+		return usageErr("--type must be one of plugin, api, knowledge, task; got %q", *typ)
+	case *format != "text" && *format != "json":
+		return usageErr("--format must be text or json; got %q", *format)
+	case *major == 0:
+		return usageErr("--supported-major must be at least 1")
+	case *timeout <= 0:
+		return usageErr("--timeout must be positive; got %v", *timeout)
+	case *concurrency < 1:
+		return usageErr("--concurrency must be at least 1; got %d", *concurrency)
+	}
+	if _, err := client.IndexURL(pos[0]); err != nil {
+		return usageErr("%v", err)
+	}
+
+	c := &client.Client{
+		SupportedMajor: *major,
+		Timeout:        *timeout,
+		Concurrency:    *concurrency,
+		UserAgent:      client.UserAgent(Version),
+	}
+	cat, err := c.Discover(ctx, pos[0], client.DiscoverOptions{Type: skillcat.CapabilityType(*typ)})
+	if cat != nil {
+		var werr error
+		if *format == "json" {
+			werr = writeSkillsJSON(e.stdout, cat.Skills)
+		} else {
+			werr = writeSkillsTable(e.stdout, cat.Skills)
+		}
+		if werr != nil {
+			fmt.Fprintf(e.stderr, "skillcat: discover: write output: %v\n", werr)
+			return exitInternal
+		}
+		for _, s := range cat.Skills {
+			for _, v := range s.Warnings {
+				fmt.Fprintf(e.stderr, "skillcat: discover: %s: %s\n", s.Entry.ID, printable(v.Error()))
+			}
+		}
+	}
+	if err == nil {
+		return exitOK
+	}
+	for _, line := range strings.Split(err.Error(), "\n") {
+		fmt.Fprintf(e.stderr, "skillcat: discover: %s\n", printable(line))
+	}
+	var de *client.DiscoveryError
+	if cat != nil && errors.As(err, &de) {
+		fmt.Fprintf(e.stderr, "skillcat: discover: %d of %d skills failed verification\n", len(de.Problems), len(de.Problems)+len(cat.Skills))
+	}
+	return exitInvalid
+}
+
+// writeSkillsTable prints an aligned table of the skills.
+func writeSkillsTable(w io.Writer, skills []client.Skill) error {
+	tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tTYPE\tACCESS\tVERSION\tNAME")
+	for _, s := range skills {
+		e := s.Entry
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", e.ID, e.CapabilityType, e.Access, printable(e.Version), printable(e.Name))
+	}
+	return tw.Flush()
+}
+
+// writeSkillsJSON prints the skills as a JSON array of index entries whose
+// descriptor_url is absolute.
+func writeSkillsJSON(w io.Writer, skills []client.Skill) error {
+	out := make([]discoveredSkill, 0, len(skills))
+	for _, s := range skills {
+		e := s.Entry
+		out = append(out, discoveredSkill{
+			ID: e.ID, Name: e.Name, Version: e.Version, CapabilityType: e.CapabilityType, Access: e.Access,
+			Summary: e.Summary, DescriptorURL: s.URL, Digest: e.Digest,
+		})
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(out)
+}
+
+// printable replaces control characters, tabs included, in text from a
+// remote catalog so it can neither break the table nor drive the terminal.
+func printable(s string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) || r == '\u2028' || r == '\u2029' {
+			return '\uFFFD'
+		}
+		return r
+	}, s)
+}
