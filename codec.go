@@ -18,8 +18,10 @@ type Extra map[string]json.RawMessage
 // The codec maps protocol documents onto Go structs. A struct field with a
 // json tag is a known member, written in field order and omitted when it is
 // an empty string or a nil slice, map, pointer or RawMessage (non-nil empty
-// values are written, so "tags": [] survives). The field of type Extra holds
-// the rest, written after the known members sorted by name.
+// values are written, so "tags": [] survives), unless its tag has the option
+// keepempty: a required member whose value may be empty (an index entry's
+// summary) is always written. The field of type Extra holds the rest,
+// written after the known members sorted by name.
 
 var (
 	extraType = reflect.TypeFor[Extra]()
@@ -29,6 +31,7 @@ var (
 type structField struct {
 	name  string
 	index int
+	keep  bool // written even when empty (tag option keepempty)
 }
 
 type structInfo struct {
@@ -50,11 +53,11 @@ func infoOf(t reflect.Type) *structInfo {
 			si.extra = i
 			continue
 		}
-		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		name, opts, _ := strings.Cut(f.Tag.Get("json"), ",")
 		if name == "" || name == "-" {
 			continue
 		}
-		si.fields = append(si.fields, structField{name, i})
+		si.fields = append(si.fields, structField{name, i, opts == "keepempty"})
 		si.byName[name] = i
 	}
 	structInfos.Store(t, si)
@@ -162,7 +165,7 @@ func appendStruct(b []byte, v reflect.Value) ([]byte, error) {
 	var err error
 	for _, f := range si.fields {
 		fv := v.Field(f.index)
-		if omit(fv) {
+		if !f.keep && omit(fv) {
 			continue
 		}
 		member(f.name)

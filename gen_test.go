@@ -72,7 +72,7 @@ func richString(minRunes, maxRunes int) *rapid.Generator[string] {
 // exactly maxRunes of multi-byte characters.
 func label(maxRunes int) *rapid.Generator[string] {
 	return rapid.Custom(func(t *rapid.T) string {
-		if rapid.IntRange(0, 9).Draw(t, "long") == 0 {
+		if rapid.IntRange(0, 9).Draw(t, "long") == 9 {
 			unit := rapid.SampledFrom([]string{"名", "😀", "é", "\u05d0", "e\u0301"}).Draw(t, "unit")
 			s := strings.Repeat(unit, maxRunes)
 			return string([]rune(s)[:maxRunes])
@@ -93,7 +93,7 @@ const idAlnum = "abcdefghijklmnopqrstuvwxyz0123456789"
 // characters.
 func genID() *rapid.Generator[string] {
 	return rapid.Custom(func(t *rapid.T) string {
-		if rapid.IntRange(0, 19).Draw(t, "max") == 0 {
+		if rapid.IntRange(0, 19).Draw(t, "max") == 19 {
 			return strings.Repeat(string(idAlnum[rapid.IntRange(0, len(idAlnum)-1).Draw(t, "c")]), 128)
 		}
 		groups := rapid.SliceOfN(rapid.StringOfN(rapid.RuneFrom([]rune(idAlnum)), 1, 12, -1), 1, 5).Draw(t, "groups")
@@ -346,17 +346,17 @@ func drawStringSchema(t *rapid.T) schemaCase {
 	s := map[string]any{"type": "string"}
 	lo := rapid.IntRange(0, 3).Draw(t, "minLength")
 	hi := lo + rapid.IntRange(0, 20).Draw(t, "extraLength")
+	runes := richRune()
+	if rapid.IntRange(0, 3).Draw(t, "pattern?") == 0 {
+		s["pattern"] = "^[a-z]+$"
+		runes = rapid.RuneFrom([]rune("abcdefghijklmnopqrstuvwxyz"))
+		lo, hi = max(lo, 1), max(hi, 1)
+	}
 	if lo > 0 {
 		s["minLength"] = json.Number(strconv.Itoa(lo))
 	}
 	if rapid.Bool().Draw(t, "maxLength?") {
 		s["maxLength"] = json.Number(strconv.Itoa(hi))
-	}
-	runes := richRune()
-	if rapid.IntRange(0, 3).Draw(t, "pattern?") == 0 {
-		s["pattern"] = "^[a-z]+$"
-		runes = rapid.RuneFrom([]rune("abcdefghijklmnopqrstuvwxyz"))
-		lo = max(lo, 1)
 	}
 	if rapid.IntRange(0, 4).Draw(t, "format?") == 0 {
 		s["format"] = rapid.SampledFrom([]string{"email", "uri", "date-time"}).Draw(t, "format") // an annotation only
@@ -627,9 +627,9 @@ func drawDescriptorDoc(t *rapid.T) descriptorDoc {
 // drawDescription draws CommonMark of 1 to 20,000 code points.
 func drawDescription(t *rapid.T) string {
 	switch rapid.IntRange(0, 19).Draw(t, "description-kind") {
-	case 0:
+	case 19:
 		return strings.Repeat("ab\u0301 ", 5000) // exactly 20,000 code points
-	case 1:
+	case 18:
 		return "# Weather\n\nHourly *forecasts* for <b>any</b> place.\n\n- one\n- two\n\n```json\n{\"a\": 1}\n```\n"
 	default:
 		return rapid.StringOfN(textRune(), 1, 300, -1).Draw(t, "description")
@@ -720,7 +720,14 @@ func terminal(status string) bool {
 // random sub-second precision.
 func drawTimestamp(t *rapid.T, tm time.Time) string {
 	offset := rapid.SampledFrom([]int{0, 0, 3600, -5 * 3600, 5*3600 + 1800, 14 * 3600, -12 * 3600}).Draw(t, "offset")
-	layout := rapid.SampledFrom([]string{time.RFC3339, time.RFC3339Nano, "2006-01-02T15:04:05.000Z07:00"}).Draw(t, "layout")
+	layouts := []string{time.RFC3339Nano, "2006-01-02T15:04:05.000000000Z07:00"}
+	if tm.Nanosecond()%int(time.Millisecond) == 0 {
+		layouts = append(layouts, "2006-01-02T15:04:05.000Z07:00")
+	}
+	if tm.Nanosecond() == 0 {
+		layouts = append(layouts, time.RFC3339)
+	}
+	layout := rapid.SampledFrom(layouts).Draw(t, "layout")
 	s := tm.In(time.FixedZone("", offset)).Format(layout)
 	if offset == 0 && rapid.Bool().Draw(t, "+00:00?") {
 		s = strings.TrimSuffix(s, "Z") + "+00:00"
@@ -1024,6 +1031,16 @@ func sha256Digest(data []byte) string {
 	return "sha256:" + hex.EncodeToString(sum[:])
 }
 
+// shown renders s as violation reasons show a string value: quoted as
+// quoteJSON does and cut to 80 code points.
+func shown(s string) string {
+	q := quoteJSON(s)
+	if r := []rune(q); len(r) > 80 {
+		q = string(r[:77]) + "…"
+	}
+	return q
+}
+
 // quoteJSON quotes s the way violation reasons do: only '"', '\\' and control
 // characters are escaped.
 func quoteJSON(s string) string {
@@ -1059,4 +1076,13 @@ func errorsOf(vs skillcat.Violations) skillcat.Violations {
 		}
 	}
 	return out
+}
+
+// short shortens a document for a failure message.
+func short(data []byte) string {
+	const limit = 4000
+	if len(data) <= limit {
+		return string(data)
+	}
+	return string(data[:limit/2]) + fmt.Sprintf("\n… %d bytes left out …\n", len(data)-limit) + string(data[len(data)-limit/2:])
 }

@@ -2,6 +2,9 @@ package skillcat
 
 import (
 	"encoding/json"
+	"regexp"
+	"strconv"
+	"strings"
 	"time"
 )
 
@@ -148,20 +151,20 @@ func ParseResponse(file string, data []byte) (*InvocationResponse, Violations) {
 		return nil, vs
 	}
 	ts := root.Get("timestamps")
-	var prev time.Time
+	var prev instant
 	var prevName string
 	for _, name := range []string{"created_at", "started_at", "completed_at"} {
 		n := ts.Get(name)
 		if n == nil {
 			continue
 		}
-		t, err := time.Parse(time.RFC3339Nano, n.Text)
-		if err != nil {
-			continue // the schema's date-time format accepts what Go may not (leap seconds)
+		t, ok := parseInstant(n.Text)
+		if !ok {
+			continue // the schema has reported it
 		}
-		if prevName != "" && t.Before(prev) {
+		if prevName != "" && t.before(prev) {
 			vs = append(vs, src.violation(root, n, Path{"timestamps", name},
-				"must not be earlier than timestamps."+prevName+" ("+prev.Format(time.RFC3339Nano)+"); got "+quoteValue(n)))
+				"must not be earlier than timestamps."+prevName+" ("+quoteValue(ts.Get(prevName))+"); got "+quoteValue(n)))
 		}
 		prev, prevName = t, name
 	}
@@ -173,6 +176,43 @@ func ParseResponse(file string, data []byte) (*InvocationResponse, Violations) {
 		return nil, Violations{src.fileViolation(1, 1, err.Error())}
 	}
 	return r, vs
+}
+
+// instant is an RFC 3339 date-time as seconds since the epoch (UTC) and the
+// digits of its fraction, so that any precision compares exactly.
+type instant struct {
+	sec  int64
+	frac string // fraction digits, trailing zeros removed
+}
+
+func (a instant) before(b instant) bool {
+	if a.sec != b.sec {
+		return a.sec < b.sec
+	}
+	return a.frac < b.frac // equal-length prefixes compare as numbers once zeros are trimmed
+}
+
+var dateTimeRE = regexp.MustCompile(`^([0-9]{4})-([0-9]{2})-([0-9]{2})[Tt]([0-9]{2}):([0-9]{2}):([0-9]{2})(\.[0-9]+)?([Zz]|([+-])([0-9]{2}):([0-9]{2}))$`)
+
+// parseInstant reads an RFC 3339 date-time: "t" and "z" in either case, a
+// leap second (:60) as the second after :59, fractions of any length.
+func parseInstant(s string) (instant, bool) {
+	m := dateTimeRE.FindStringSubmatch(s)
+	if m == nil {
+		return instant{}, false
+	}
+	num := func(i int) int { n, _ := strconv.Atoi(m[i]); return n }
+	t := time.Date(num(1), time.Month(num(2)), num(3), num(4), num(5), num(6), 0, time.UTC)
+	sec := t.Unix()
+	if m[9] != "" {
+		off := int64(num(10)*3600 + num(11)*60)
+		if m[9] == "+" {
+			sec -= off
+		} else {
+			sec += off
+		}
+	}
+	return instant{sec: sec, frac: strings.TrimRight(strings.TrimPrefix(m[7], "."), "0")}, true
 }
 
 func quoteString(s string) string { return string(appendString(nil, s)) }

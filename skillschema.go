@@ -113,7 +113,9 @@ func cleanSchemaError(err error, url, member string) string {
 func checkSkillSchemas(src *Source, root *Node) Violations {
 	var vs Violations
 	var inputs, output *SkillSchema
-	if n := root.Get("inputs"); n != nil && n.Kind == Object {
+	// An inputs whose type the descriptor schema rejected ("array") is not
+	// compiled: its examples would only repeat that one mistake.
+	if n := root.Get("inputs"); n != nil && n.Kind == Object && objectTyped(n) {
 		var v Violations
 		inputs, v = compileSkillSchema(src, root, Path{"inputs"}, "inputs")
 		vs = append(vs, v...)
@@ -139,4 +141,10 @@ func checkSkillSchemas(src *Source, root *Node) Violations {
 		}
 	}
 	return vs
+}
+
+// objectTyped reports whether a schema node's type is "object" or absent.
+func objectTyped(n *Node) bool {
+	t := n.Get("type")
+	return t == nil || (t.Kind == String && t.Text == "object")
 }

@@ -38,7 +38,7 @@ func typosIn(src *Source, root, n *Node, path Path, known []string) Violations {
 	}
 	var vs Violations
 	for _, m := range n.Members {
-		if isKnown(m.Name, known) || len(m.Name) > 2 && m.Name[:2] == "x-" {
+		if isKnown(m.Name, known) || len(m.Name) >= 2 && m.Name[:2] == "x-" {
 			continue
 		}
 		if guess := closest(m.Name, known); guess != "" {

@@ -3,6 +3,7 @@ package skillcat
 import (
 	"errors"
 	"fmt"
+	"math"
 	"strconv"
 )
 
@@ -21,17 +22,23 @@ var ErrIncompatibleVersion = errors.New("incompatible protocol version")
 // MAJOR.MINOR.PATCH.
 var ErrInvalidVersion = errors.New("invalid protocol version")
 
-// Version is a parsed protocol version MAJOR.MINOR.PATCH.
+// Version is a parsed protocol version MAJOR.MINOR.PATCH. A number too
+// large for uint64 is held as math.MaxUint64, which compares above every
+// real version; String still returns the version as written.
 type Version struct {
 	Major, Minor, Patch uint64
+
+	text string // as parsed, when a number saturated
 }
 
 // ParseVersion parses exactly the strings matching
 // ^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)$: three non-negative
-// integers without leading zeros and nothing else. An error wraps
-// ErrInvalidVersion.
+// integers without leading zeros and nothing else. A number too large for a
+// uint64 reads as math.MaxUint64, so such a major is above every supported
+// one. An error wraps ErrInvalidVersion.
 func ParseVersion(s string) (Version, error) {
 	var parts [3]uint64
+	saturated := false
 	rest := s
 	for i := range parts {
 		j := 0
@@ -43,7 +50,7 @@ func ParseVersion(s string) (Version, error) {
 		}
 		n, err := strconv.ParseUint(rest[:j], 10, 64)
 		if err != nil {
-			return Version{}, fmt.Errorf("%w %q: %s is too large", ErrInvalidVersion, s, rest[:j])
+			n, saturated = math.MaxUint64, true // out of range: still above every version in use
 		}
 		parts[i] = n
 		rest = rest[j:]
@@ -57,11 +64,20 @@ func ParseVersion(s string) (Version, error) {
 	if rest != "" {
 		return Version{}, fmt.Errorf("%w %q: want MAJOR.MINOR.PATCH, nothing after the patch number", ErrInvalidVersion, s)
 	}
-	return Version{parts[0], parts[1], parts[2]}, nil
+	v := Version{Major: parts[0], Minor: parts[1], Patch: parts[2]}
+	if saturated {
+		v.text = s
+	}
+	return v, nil
 }
 
 // String formats the version as MAJOR.MINOR.PATCH.
-func (v Version) String() string { return fmt.Sprintf("%d.%d.%d", v.Major, v.Minor, v.Patch) }
+func (v Version) String() string {
+	if v.text != "" {
+		return v.text
+	}
+	return fmt.Sprintf("%d.%d.%d", v.Major, v.Minor, v.Patch)
+}
 
 // Compare returns -1, 0 or +1 as v is older than, equal to or newer than w.
 func (v Version) Compare(w Version) int {

@@ -61,6 +61,20 @@ type Result struct {
 	Files     int                 // files written
 	Warnings  skillcat.Violations // warnings that did not fail the run
 	Duration  time.Duration
+	Phases    []Phase // how long each phase took, in order
+}
+
+// Phase is the name and duration of one phase of a run.
+type Phase struct {
+	Name     string
+	Duration time.Duration
+}
+
+// timed records how long the phase since the last call took.
+func (r *Result) timed(name string, since *time.Time) {
+	now := time.Now()
+	r.Phases = append(r.Phases, Phase{name, now.Sub(*since)})
+	*since = now
 }
 
 // ErrConfig is wrapped by errors in the Config itself, such as a base URL
@@ -116,17 +130,29 @@ func Build(ctx context.Context, cfg Config) (*Result, error) {
 		return res, err
 	}
 	defer cat.db.Close()
+	mark := time.Now()
 	files, err := render(ctx, cfg, cat)
 	if err != nil {
-		return res, fmt.Errorf("render: %w", err)
+		return res, fmt.Errorf("render: %w", ctxErr(ctx, err))
 	}
-	n, err := write(ctx, cfg, cat, files)
+	res.timed("render", &mark)
+	n, err := write(ctx, cfg, cat, files, res)
 	if err != nil {
-		return res, fmt.Errorf("write %s: %w", cfg.Out, err)
+		return res, fmt.Errorf("write %s: %w", cfg.Out, ctxErr(ctx, err))
 	}
 	res.Files = n
 	res.Duration = time.Since(start)
 	return res, nil
+}
+
+// ctxErr returns the context's error once it is done, and err otherwise:
+// work cut short reports that it was, not a symptom such as a rolled-back
+// transaction.
+func ctxErr(ctx context.Context, err error) error {
+	if cerr := ctx.Err(); cerr != nil {
+		return cerr
+	}
+	return err
 }
 
 func checkConfig(cfg *Config) error {
@@ -153,6 +179,7 @@ type catalog struct {
 // load runs read → parse → index and fails with every violation.
 func load(ctx context.Context, cfg Config) (*catalog, *Result, error) {
 	res := &Result{}
+	mark := time.Now()
 	display := func(p string) string {
 		if cfg.ContentDir == "" {
 			return p
@@ -161,16 +188,18 @@ func load(ctx context.Context, cfg Config) (*catalog, *Result, error) {
 	}
 	files, vs := readSources(cfg.Content, display)
 	res.Sources = len(files) + len(vs)
+	res.timed("read", &mark)
 	site, svs := readSite(cfg.Content, display)
 	vs = append(vs, svs...)
 	skills, pvs := parseSources(files, display, cfg.Workers)
 	vs = append(vs, pvs...)
+	res.timed("parse", &mark)
 	if err := ctx.Err(); err != nil {
 		return nil, res, err
 	}
 	db, err := store.Open(ctx, ":memory:")
 	if err != nil {
-		return nil, res, fmt.Errorf("index: %w", err)
+		return nil, res, fmt.Errorf("index: %w", ctxErr(ctx, err))
 	}
 	rows := make([]store.Skill, len(skills))
 	byID := make(map[string]*Skill, len(skills))
@@ -182,8 +211,9 @@ func load(ctx context.Context, cfg Config) (*catalog, *Result, error) {
 	dups, err := db.Load(ctx, rows)
 	if err != nil {
 		db.Close()
-		return nil, res, fmt.Errorf("index: %w", err)
+		return nil, res, fmt.Errorf("index: %w", ctxErr(ctx, err))
 	}
+	res.timed("index", &mark)
 	for _, d := range dups {
 		s := bySource[d.Source]
 		vs = append(vs, skillcat.Violation{

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/big"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -66,6 +67,23 @@ func splitFrontMatter(data []byte) (yml []byte, ymlLine int, body []byte, bodyLi
 
 var yamlLineRE = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
 
+// yamlParserErrors are the problems yaml.v3's parser (as opposed to its
+// scanner) reports. It numbers their lines from 0, the scanner's from 1
+// (decode.go, parser.fail), so these need one added.
+var yamlParserErrors = map[string]bool{
+	"did not find expected <stream-start>":   true,
+	"did not find expected <document start>": true,
+	"found undefined tag handle":             true,
+	"did not find expected node content":     true,
+	"did not find expected '-' indicator":    true,
+	"did not find expected key":              true,
+	"did not find expected ',' or ']'":       true,
+	"did not find expected ',' or '}'":       true,
+	"found duplicate %YAML directive":        true,
+	"found incompatible YAML document":       true,
+	"found duplicate %TAG directive":         true,
+}
+
 // markdownNode converts a Markdown source into a descriptor Node tree: the
 // front matter's members with their YAML positions, and the body as the
 // description positioned at its first line.
@@ -107,6 +125,9 @@ func parseFrontMatter(src *skillcat.Source) (root *skillcat.Node, body string, b
 		line := ymlLine
 		if m := yamlLineRE.FindStringSubmatch(err.Error()); m != nil {
 			n, _ := strconv.Atoi(m[1])
+			if yamlParserErrors[m[2]] {
+				n++ // yaml.v3 numbers parser (not scanner) errors from 0
+			}
 			line, msg = ymlLine+n-1, m[2]
 		}
 		return nil, "", 0, fileErr(line, 1, "invalid YAML front matter: "+msg)
@@ -117,7 +138,7 @@ func parseFrontMatter(src *skillcat.Source) (root *skillcat.Node, body string, b
 	} else {
 		root, err = c.node(doc.Content[0], 0)
 		if err != nil {
-			return nil, "", 0, fileErr(c.errLine, c.errCol, err.Error())
+			return nil, "", 0, skillcat.Violations{c.failure(src, err)}
 		}
 		if root.Kind != skillcat.Object {
 			return nil, "", 0, fileErr(root.Line, root.Column, "front matter must be a YAML mapping of descriptor members; got "+root.Kind.String())
@@ -146,12 +167,50 @@ func trimBody(body []byte, line int) (string, int) {
 type converter struct {
 	lineOffset      int
 	nodes           int
+	path            skillcat.Path // where the conversion is
+	index           []bool        // whether each token of path indexes an array
 	errLine, errCol int
+	errPath         skillcat.Path
+	errIndex        []bool
 }
 
 func (c *converter) fail(n *yaml.Node, format string, args ...any) error {
 	c.errLine, c.errCol = n.Line+c.lineOffset, n.Column
+	c.errPath, c.errIndex = slices.Clone(c.path), slices.Clone(c.index)
 	return fmt.Errorf(format, args...)
+}
+
+func (c *converter) push(tok string, index bool) {
+	c.path, c.index = append(c.path, tok), append(c.index, index)
+}
+
+func (c *converter) pop() {
+	c.path, c.index = c.path[:len(c.path)-1], c.index[:len(c.index)-1]
+}
+
+// failure is the violation of a failed conversion, at the member where it
+// failed.
+func (c *converter) failure(src *skillcat.Source, err error) skillcat.Violation {
+	v := skillcat.Violation{File: src.Name, Line: c.errLine, Column: c.errCol, Field: skillcat.FileField,
+		Reason: err.Error(), Severity: skillcat.SeverityError}
+	if len(c.errPath) > 0 {
+		// A skeleton tree holding just the path lets Path.Field format it.
+		root := &skillcat.Node{}
+		n := root
+		for i, tok := range c.errPath {
+			child := &skillcat.Node{}
+			if c.errIndex[i] {
+				k, _ := strconv.Atoi(tok)
+				n.Kind, n.Items = skillcat.Array, make([]*skillcat.Node, k+1)
+				n.Items[k] = child
+			} else {
+				n.Kind, n.Members = skillcat.Object, []skillcat.Member{{Name: tok, Value: child}}
+			}
+			n = child
+		}
+		v.Pointer, v.Field = c.errPath.Pointer(), c.errPath.Field(root)
+	}
+	return v
 }
 
 // node converts one YAML node into a positioned JSON Node.
@@ -189,7 +248,9 @@ func (c *converter) node(n *yaml.Node, depth int) (*skillcat.Node, error) {
 			if k.Tag == "!!merge" {
 				return nil, c.fail(k, "YAML merge keys (<<) are not supported; write the members out")
 			}
+			c.push(k.Value, false)
 			val, err := c.node(v, depth+1)
+			c.pop()
 			if err != nil {
 				return nil, err
 			}
@@ -198,8 +259,10 @@ func (c *converter) node(n *yaml.Node, depth int) (*skillcat.Node, error) {
 		}
 	case yaml.SequenceNode:
 		out.Kind = skillcat.Array
-		for _, it := range n.Content {
+		for i, it := range n.Content {
+			c.push(strconv.Itoa(i), true)
 			v, err := c.node(it, depth+1)
+			c.pop()
 			if err != nil {
 				return nil, err
 			}

@@ -2,13 +2,20 @@ package build
 
 import (
 	"bytes"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/alecthomas/chroma/v2"
+	chromahtml "github.com/alecthomas/chroma/v2/formatters/html"
+	"github.com/alecthomas/chroma/v2/lexers"
+	"github.com/alecthomas/chroma/v2/styles"
 	"github.com/yuin/goldmark"
+	highlighting "github.com/yuin/goldmark-highlighting/v2"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
+	east "github.com/yuin/goldmark/extension/ast"
 	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/renderer"
 	"github.com/yuin/goldmark/renderer/html"
@@ -19,24 +26,139 @@ import (
 // MaxSummary is the longest summary, in code points, "…" included.
 const MaxSummary = 200
 
-// markdown renders descriptions: CommonMark with GitHub's tables,
-// strikethrough, autolinks and task lists, and heading anchors. Raw HTML is
-// shown as text, never passed through, and dangerous link targets such as
-// javascript: are dropped (goldmark's default without WithUnsafe).
+// markdown renders descriptions and the site intro: CommonMark with GitHub's
+// tables, strikethrough, autolinks and task lists, fenced code highlighted at
+// build time (chroma, CSS classes only: the pages run under a CSP without
+// inline styles), and headings with anchors. Raw HTML is shown as text, never
+// passed through; links keep only http, https and mailto targets (or
+// relative ones), so javascript: and friends are dropped with their text
+// kept; images become links (the CSP allows no images from elsewhere).
 var markdown = goldmark.New(
-	goldmark.WithExtensions(extension.GFM),
-	goldmark.WithParserOptions(parser.WithAutoHeadingID()),
+	goldmark.WithExtensions(
+		extension.NewTable(extension.WithTableCellAlignMethod(extension.TableCellAlignNone)),
+		extension.Strikethrough,
+		extension.Linkify,
+		extension.TaskList,
+		highlighting.NewHighlighting(
+			highlighting.WithFormatOptions(chromahtml.WithClasses(true), chromahtml.WithPreWrapper(codePre{})),
+		),
+	),
+	goldmark.WithParserOptions(
+		parser.WithASTTransformers(util.Prioritized(pageTransformer{}, 100)),
+	),
 	goldmark.WithRendererOptions(
-		html.WithXHTML(),
-		renderer.WithNodeRenderers(util.Prioritized(rawHTMLAsText{}, 100)),
+		renderer.WithNodeRenderers(util.Prioritized(safeRenderer{}, 100)),
 	),
 )
 
-// rawHTMLAsText renders raw HTML, inline or as a block, escaped as the text
-// it is, so nothing is interpreted and nothing is lost.
-type rawHTMLAsText struct{}
+// ReservedIDs are the element ids the page templates use, besides
+// "example-1", "example-2", …; a description's heading never takes one (it
+// gets "inputs-1" instead of "inputs"), so a heading can never collide with
+// the page around it.
+var ReservedIDs = []string{
+	"main", "top", "title", "q", "search", "filters", "filters-label", "status", "skills",
+	"catalog", "catalog-title", "clear", "empty", "intro", "call", "description",
+	"inputs", "output", "examples", "descriptor", "not-found",
+}
 
-func (rawHTMLAsText) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
+// headingIDs makes heading ids as goldmark does (lowercase ASCII letters
+// and digits, spaces and '-'/'_' as '-'), unique within a page and never
+// one of ReservedIDs.
+type headingIDs struct{ used map[string]bool }
+
+func newHeadingIDs() *headingIDs {
+	ids := &headingIDs{used: map[string]bool{}}
+	for _, id := range ReservedIDs {
+		ids.used[id] = true
+	}
+	return ids
+}
+
+func (s *headingIDs) Generate(value []byte, kind ast.NodeKind) []byte {
+	var b []byte
+	for _, c := range bytes.TrimSpace(value) {
+		switch {
+		case 'a' <= c && c <= 'z', '0' <= c && c <= '9':
+			b = append(b, c)
+		case 'A' <= c && c <= 'Z':
+			b = append(b, c+'a'-'A')
+		case c == ' ' || c == '\t' || c == '-' || c == '_':
+			b = append(b, '-')
+		}
+	}
+	base := strings.Trim(string(b), "-")
+	if base == "" {
+		base = "section"
+	}
+	id := base
+	for i := 1; s.used[id] || isExampleID(id); i++ {
+		id = base + "-" + strconv.Itoa(i)
+	}
+	s.used[id] = true
+	return []byte(id)
+}
+
+// isExampleID reports whether id is one the skill page gives its examples.
+func isExampleID(id string) bool {
+	n, ok := strings.CutPrefix(id, "example-")
+	if !ok || n == "" {
+		return false
+	}
+	for _, c := range n {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+func (s *headingIDs) Put(value []byte) { s.used[string(value)] = true }
+
+// pageTransformer fits a parsed document into a page: its headings are
+// shifted so the highest is an h2 (the page has the h1) and get ids from
+// their text, and aligned table cells get a class instead of a style
+// attribute.
+type pageTransformer struct{}
+
+func (pageTransformer) Transform(doc *ast.Document, reader text.Reader, pc parser.Context) {
+	source := reader.Source()
+	top := 7
+	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if h, ok := n.(*ast.Heading); ok && entering && h.Level < top {
+			top = h.Level
+		}
+		return ast.WalkContinue, nil
+	})
+	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		switch n := n.(type) {
+		case *ast.Heading:
+			n.Level = min(n.Level-top+2, 6)
+			var b strings.Builder
+			plainText(&b, n, source)
+			n.SetAttributeString("id", pc.IDs().Generate([]byte(b.String()), ast.KindHeading))
+		case *east.TableCell:
+			switch n.Alignment {
+			case east.AlignLeft:
+				n.SetAttributeString("class", []byte("align-left"))
+			case east.AlignCenter:
+				n.SetAttributeString("class", []byte("align-center"))
+			case east.AlignRight:
+				n.SetAttributeString("class", []byte("align-right"))
+			}
+		}
+		return ast.WalkContinue, nil
+	})
+}
+
+// safeRenderer renders the nodes whose default HTML would be unsafe or break
+// the CSP: raw HTML (as text), links and images (allow-listed targets),
+// headings (with an anchor) and task list check boxes (labelled).
+type safeRenderer struct{}
+
+func (safeRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
 	reg.Register(ast.KindRawHTML, func(w util.BufWriter, source []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
 		if !entering {
 			return ast.WalkSkipChildren, nil
@@ -55,22 +177,220 @@ func (rawHTMLAsText) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
 		b := n.(*ast.HTMLBlock)
 		_, _ = w.WriteString("<p class=\"raw-html\">")
 		lines := b.Lines()
+		var text []byte
 		for i := 0; i < lines.Len(); i++ {
 			seg := lines.At(i)
-			_, _ = w.Write(util.EscapeHTML(seg.Value(source)))
+			text = append(text, seg.Value(source)...)
 		}
 		if b.HasClosure() {
-			_, _ = w.Write(util.EscapeHTML(b.ClosureLine.Value(source)))
+			text = append(text, b.ClosureLine.Value(source)...)
 		}
+		_, _ = w.Write(util.EscapeHTML(bytes.TrimRight(text, "\n")))
 		_, _ = w.WriteString("</p>\n")
+		return ast.WalkContinue, nil
+	})
+	reg.Register(ast.KindLink, func(w util.BufWriter, source []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
+		n := node.(*ast.Link)
+		if !safeURL(n.Destination) {
+			return ast.WalkContinue, nil // the text stays, the link goes
+		}
+		if entering {
+			_, _ = w.WriteString(`<a href="`)
+			_, _ = w.Write(util.EscapeHTML(util.URLEscape(n.Destination, true)))
+			_ = w.WriteByte('"')
+			if n.Title != nil {
+				_, _ = w.WriteString(` title="`)
+				html.DefaultWriter.Write(w, n.Title)
+				_ = w.WriteByte('"')
+			}
+			_ = w.WriteByte('>')
+		} else {
+			_, _ = w.WriteString("</a>")
+		}
+		return ast.WalkContinue, nil
+	})
+	reg.Register(ast.KindAutoLink, func(w util.BufWriter, source []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		n := node.(*ast.AutoLink)
+		url, label := n.URL(source), n.Label(source)
+		if n.AutoLinkType == ast.AutoLinkEmail && !bytes.HasPrefix(bytes.ToLower(url), []byte("mailto:")) {
+			url = append([]byte("mailto:"), url...)
+		}
+		if !safeURL(url) {
+			_, _ = w.Write(util.EscapeHTML(label))
+			return ast.WalkContinue, nil
+		}
+		_, _ = w.WriteString(`<a href="`)
+		_, _ = w.Write(util.EscapeHTML(util.URLEscape(url, false)))
+		_, _ = w.WriteString(`">`)
+		_, _ = w.Write(util.EscapeHTML(label))
+		_, _ = w.WriteString("</a>")
+		return ast.WalkContinue, nil
+	})
+	reg.Register(ast.KindImage, func(w util.BufWriter, source []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
+		n := node.(*ast.Image)
+		ok := safeURL(n.Destination)
+		if entering {
+			if ok {
+				_, _ = w.WriteString(`<a class="image-link" href="`)
+				_, _ = w.Write(util.EscapeHTML(util.URLEscape(n.Destination, true)))
+				_, _ = w.WriteString(`">`)
+			}
+			_, _ = w.WriteString(`<span class="image-alt">`)
+		} else {
+			_, _ = w.WriteString(`</span>`)
+			if ok {
+				_, _ = w.WriteString(`</a>`)
+			}
+		}
+		return ast.WalkContinue, nil
+	})
+	reg.Register(ast.KindHeading, func(w util.BufWriter, source []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
+		n := node.(*ast.Heading)
+		level := "0123456"[n.Level]
+		id, _ := n.AttributeString("id")
+		idb, _ := id.([]byte)
+		// A heading holding a link cannot be wrapped in one: it gets a
+		// separate anchor after its text instead.
+		nested := hasLink(n)
+		if entering {
+			_, _ = w.WriteString("<h")
+			_ = w.WriteByte(level)
+			if idb != nil {
+				_, _ = w.WriteString(` id="`)
+				_, _ = w.Write(util.EscapeHTML(idb))
+				_ = w.WriteByte('"')
+			}
+			_ = w.WriteByte('>')
+			if idb != nil && !nested {
+				_, _ = w.WriteString(`<a class="anchor" href="#`)
+				_, _ = w.Write(util.EscapeHTML(idb))
+				_, _ = w.WriteString(`">`)
+			}
+			return ast.WalkContinue, nil
+		}
+		if idb != nil && !nested {
+			_, _ = w.WriteString("</a>")
+		} else if idb != nil {
+			_, _ = w.WriteString(` <a class="anchor-mark" href="#`)
+			_, _ = w.Write(util.EscapeHTML(idb))
+			_, _ = w.WriteString(`" aria-label="Link to this section">#</a>`)
+		}
+		_, _ = w.WriteString("</h")
+		_ = w.WriteByte(level)
+		_, _ = w.WriteString(">\n")
+		return ast.WalkContinue, nil
+	})
+	reg.Register(east.KindTaskCheckBox, func(w util.BufWriter, source []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		if node.(*east.TaskCheckBox).IsChecked {
+			_, _ = w.WriteString(`<input type="checkbox" checked disabled aria-label="Done"> `)
+		} else {
+			_, _ = w.WriteString(`<input type="checkbox" disabled aria-label="Not done"> `)
+		}
 		return ast.WalkContinue, nil
 	})
 }
 
-// renderMarkdown renders a description to HTML.
+// hasLink reports whether n holds a link of any kind.
+func hasLink(n ast.Node) bool {
+	found := false
+	_ = ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
+		switch c.Kind() {
+		case ast.KindLink, ast.KindAutoLink, ast.KindImage:
+			found = true
+			return ast.WalkStop, nil
+		}
+		return ast.WalkContinue, nil
+	})
+	return found
+}
+
+// safeURL reports whether a link target may be rendered: one without a
+// scheme (relative or a fragment), or http, https or mailto. Tabs, newlines
+// and leading control characters, which browsers ignore in a URL, are
+// ignored here too.
+func safeURL(dest []byte) bool {
+	var clean []byte
+	for _, c := range dest {
+		if c == '\t' || c == '\n' || c == '\r' || (len(clean) == 0 && c <= ' ') {
+			continue
+		}
+		clean = append(clean, c)
+	}
+	for i, c := range clean {
+		switch {
+		case c == ':':
+			scheme := strings.ToLower(string(clean[:i]))
+			return scheme == "http" || scheme == "https" || scheme == "mailto"
+		case c == '/' || c == '?' || c == '#':
+			return true // the colon, if any, is not a scheme's
+		case i == 0 && !('a' <= c|0x20 && c|0x20 <= 'z'):
+			return true
+		case !('a' <= c|0x20 && c|0x20 <= 'z') && !('0' <= c && c <= '9') && c != '+' && c != '-' && c != '.':
+			return true
+		}
+	}
+	return true
+}
+
+// codePre wraps highlighted code: the block can scroll sideways, so it is
+// focusable for keyboard users.
+type codePre struct{}
+
+func (codePre) Start(code bool, styleAttr string) string {
+	return `<pre class="chroma" tabindex="0"><code>`
+}
+
+func (codePre) End(code bool) string { return `</code></pre>` }
+
+// highlightCode returns code in the given chroma language as HTML spans
+// with classes (no <pre>), or escaped plain text when the language is
+// unknown.
+func highlightCode(lang, code string) string {
+	lexer := lexers.Get(lang)
+	if lexer == nil {
+		return string(util.EscapeHTML([]byte(code)))
+	}
+	it, err := chroma.Coalesce(lexer).Tokenise(nil, code)
+	if err != nil {
+		return string(util.EscapeHTML([]byte(code)))
+	}
+	var b strings.Builder
+	f := chromahtml.New(chromahtml.WithClasses(true), chromahtml.PreventSurroundingPre(true))
+	if err := f.Format(&b, styles.Fallback, it); err != nil {
+		return string(util.EscapeHTML([]byte(code)))
+	}
+	return b.String()
+}
+
+// HighlightCSS is the style sheet for highlighted code: chroma's
+// modus-operandi colours in the light theme and modus-vivendi in the dark
+// one (both designed for WCAG AAA contrast), on the site's own code
+// background. The build writes it to assets/highlight.css unless the site's
+// templates ship one.
+func HighlightCSS() []byte {
+	var b bytes.Buffer
+	f := chromahtml.New(chromahtml.WithClasses(true))
+	b.WriteString("/* Generated by skillcat from chroma's modus-operandi and modus-vivendi styles. */\n")
+	light, _ := styles.Get("modus-operandi").Builder().Add(chroma.Background, "#1f2328 bg:#f3f5f7").Build()
+	dark, _ := styles.Get("modus-vivendi").Builder().Add(chroma.Background, "#e6edf3 bg:#161b22").Build()
+	_ = f.WriteCSS(&b, light)
+	b.WriteString("@media (prefers-color-scheme: dark) {\n")
+	_ = f.WriteCSS(&b, dark)
+	b.WriteString("}\n")
+	return b.Bytes()
+}
+
+// renderMarkdown renders a description (or the site intro) to HTML.
 func renderMarkdown(src string) ([]byte, error) {
 	var buf bytes.Buffer
-	if err := markdown.Convert([]byte(src), &buf); err != nil {
+	ctx := parser.NewContext(parser.WithIDs(newHeadingIDs()))
+	if err := markdown.Convert([]byte(src), &buf, parser.WithContext(ctx)); err != nil {
 		return nil, err
 	}
 	return buf.Bytes(), nil

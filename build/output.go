@@ -15,7 +15,8 @@ import (
 // directory beside cfg.Out and then swaps it in for the old output, so a
 // failed or interrupted build leaves the previous output as it was. It
 // returns how many files it wrote.
-func write(ctx context.Context, cfg Config, cat *catalog, files []File) (int, error) {
+func write(ctx context.Context, cfg Config, cat *catalog, files []File, res *Result) (int, error) {
+	mark := time.Now()
 	out := filepath.Clean(cfg.Out)
 	parent := filepath.Dir(out)
 	if err := os.MkdirAll(parent, 0o755); err != nil {
@@ -37,9 +38,11 @@ func write(ctx context.Context, cfg Config, cat *catalog, files []File) (int, er
 	if err := writeFiles(ctx, tmp, files); err != nil {
 		return 0, err
 	}
+	res.timed("write files", &mark)
 	if err := cat.db.Export(ctx, filepath.Join(tmp, "catalog.sqlite")); err != nil {
 		return 0, fmt.Errorf("export catalog.sqlite: %w", err)
 	}
+	res.timed("export catalog.sqlite", &mark)
 	n := len(files) + 1
 	if !cfg.Time.IsZero() {
 		if err := stampTimes(tmp, cfg.Time); err != nil {
@@ -52,6 +55,7 @@ func write(ctx context.Context, cfg Config, cat *catalog, files []File) (int, er
 	if err := swapDir(tmp, out); err != nil {
 		return 0, err
 	}
+	res.timed("swap", &mark)
 	ok = true
 	return n, nil
 }

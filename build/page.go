@@ -74,21 +74,36 @@ func parseTemplate(t *template.Template, fsys fs.FS, name string) (*template.Tem
 }
 
 var templateFuncs = template.FuncMap{
-	"join": strings.Join,
+	"join":      strings.Join,
+	"typeLabel": typeTitle,
+	"typeNote":  typeNote,
+	"siteURL":   siteURL,
+}
+
+// siteURL makes a site setting's URL (the logo) usable from a page: an
+// absolute URL, a root-absolute path or a data: URL is kept, and a path
+// inside the site is made relative to the page.
+func siteURL(root, u string) string {
+	if u == "" || strings.HasPrefix(u, "/") || strings.HasPrefix(u, "data:") || strings.Contains(u, "://") {
+		return u
+	}
+	return root + strings.TrimPrefix(u, "./")
 }
 
 // page is what every page template gets.
 type page struct {
 	Site      Site
+	Kind      string // "home", "type", "skill" or "404"
 	Root      string // relative path from the page to the site root: "", "../", "../../"
 	Title     string
-	Canonical string // absolute URL of the page, with a base URL
-	Date      string // build date (SOURCE_DATE_EPOCH), or ""
-	Dev       bool   // serve mode: include the live-reload script
+	Canonical string   // absolute URL of the page, with a base URL
+	Date      string   // build date (SOURCE_DATE_EPOCH), or ""
+	Dev       bool     // serve mode: include the live-reload script
+	Types     []string // every capability type, in the specification's order
 	Counts    []typeCount
 	Total     int
 	Skills    []listItem
-	Type      string
+	Type      string // the type page's type, or the skill's type
 	Skill     *skillView
 }
 
@@ -105,6 +120,9 @@ type listItem struct {
 
 func (p *pages) newPage(root, title, rel string, counts map[string]int) *page {
 	pg := &page{Site: p.site, Root: root, Title: title, Dev: p.cfg.Dev}
+	for _, t := range skillcat.CapabilityTypes {
+		pg.Types = append(pg.Types, string(t))
+	}
 	if p.cfg.BaseURL != "" {
 		pg.Canonical = p.cfg.BaseURL + rel
 	}
@@ -118,11 +136,20 @@ func (p *pages) newPage(root, title, rel string, counts map[string]int) *page {
 	return pg
 }
 
+// items lists skills for the home and type pages, by name (case-folded,
+// then by id, so the order is total and stable).
 func items(skills []store.Skill) []listItem {
 	out := make([]listItem, len(skills))
 	for i, s := range skills {
 		out[i] = listItem{s.ID, s.Name, s.Summary, s.CapabilityType, s.Access, s.Version, s.ProviderName, s.Tags}
 	}
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := strings.ToLower(out[i].Name), strings.ToLower(out[j].Name)
+		if a != b {
+			return a < b
+		}
+		return out[i].ID < out[j].ID
+	})
 	return out
 }
 
@@ -137,7 +164,8 @@ func (p *pages) execute(name string, data *page) ([]byte, error) {
 // sitePages renders the home page, the type pages and the 404 page.
 func (p *pages) sitePages(listed []store.Skill, byType map[string][]store.Skill, counts map[string]int) ([]File, error) {
 	var files []File
-	home := p.newPage("", p.site.Title, "", counts)
+	home := p.newPage("", "", "", counts)
+	home.Kind = "home"
 	home.Skills = items(listed)
 	data, err := p.execute("home.html", home)
 	if err != nil {
@@ -146,6 +174,7 @@ func (p *pages) sitePages(listed []store.Skill, byType map[string][]store.Skill,
 	files = append(files, File{"index.html", data})
 	for _, t := range skillcat.CapabilityTypes {
 		pg := p.newPage("../../", typeTitle(string(t))+" skills", "types/"+string(t)+"/", counts)
+		pg.Kind = "type"
 		pg.Type = string(t)
 		pg.Skills = items(byType[string(t)])
 		data, err := p.execute("type.html", pg)
@@ -160,12 +189,28 @@ func (p *pages) sitePages(listed []store.Skill, byType map[string][]store.Skill,
 	if p.cfg.BaseURL != "" {
 		root = p.cfg.BaseURL
 	}
-	nf := p.newPage(root, "Not found", "404.html", counts)
+	nf := p.newPage(root, "Page not found", "404.html", counts)
+	nf.Kind = "404"
 	if data, err = p.execute("404.html", nf); err != nil {
 		return nil, err
 	}
 	files = append(files, File{"404.html", data})
 	return files, nil
+}
+
+// typeNote says in a sentence what skills of a capability type are.
+func typeNote(t string) string {
+	switch t {
+	case "api":
+		return "Remote APIs: send inputs to the endpoint and get a result back."
+	case "plugin":
+		return "Plugins: capabilities an agent or application adds to what it can do."
+	case "knowledge":
+		return "Knowledge: skills that answer from a body of documents, guides or reference data."
+	case "task":
+		return "Tasks: work carried out on the caller's behalf, often taking a while."
+	}
+	return ""
 }
 
 // typeTitle is a capability type as a heading word.
@@ -182,6 +227,9 @@ func typeTitle(t string) string {
 	}
 	return t
 }
+
+// highlightCSSPath is where the code highlighting style sheet goes.
+const highlightCSSPath = "assets/highlight.css"
 
 // assets returns the static files (style sheet, scripts, images) under
 // assets/ in the templates.
@@ -203,6 +251,11 @@ func (p *pages) assets() ([]File, error) {
 	})
 	if err != nil {
 		return nil, fmt.Errorf("read assets: %w", err)
+	}
+	// The code highlighting style sheet is generated unless the site's
+	// templates ship their own.
+	if _, err := fs.Stat(p.fsys, highlightCSSPath); err != nil {
+		files = append(files, File{highlightCSSPath, HighlightCSS()})
 	}
 	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
 	return files, nil

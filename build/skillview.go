@@ -1,9 +1,11 @@
 package build
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"html/template"
+	"slices"
 	"sort"
 	"strings"
 
@@ -12,47 +14,62 @@ import (
 
 // skillView is what the skill page template shows of one skill.
 type skillView struct {
-	D               *skillcat.SkillDescriptor
-	Summary         string
-	Description     template.HTML
-	Method          string
-	Inputs          []schemaRow
-	Output          []schemaRow
-	OutputNote      string // for boolean or empty output schemas
-	AccessNote      string
-	Auth            authView
-	Examples        []exampleView
-	DescriptorHref  string // relative link to /skills/<id>.json
-	Digest          string
-	InputSchemaJSON string
+	D              *skillcat.SkillDescriptor
+	Summary        string
+	Description    template.HTML
+	Method         string
+	Inputs         schemaView
+	Output         schemaView
+	AccessNote     string
+	Auth           authView
+	Examples       []exampleView
+	DescriptorHref string // relative link to /skills/<id>.json
+	Digest         string
+}
+
+// schemaView is an inputs or output schema: its members flattened into
+// table rows, what the root itself is, and the schema as highlighted JSON.
+type schemaView struct {
+	Rows        []schemaRow
+	RootType    string // "object", "array of object", "any JSON value", …
+	Description string // the root's description or title
+	Closed      bool   // additionalProperties: false at the root
+	Note        string // for schemas that accept anything or nothing
+	JSON        template.HTML
 }
 
 type authView struct {
 	Type    string
 	Summary string
-	Fields  [][2]string // label, value
+	Fields  []authField
 	Scopes  [][2]string // scope, description
 	Text    string      // custom instructions
 }
 
+type authField struct {
+	Label, Value string
+}
+
 type exampleView struct {
+	ID       string // element id: example-1, example-2, …
 	Title    string
-	Request  string
-	Response string
+	Request  template.HTML // highlighted InvocationRequest JSON
+	Response template.HTML // highlighted InvocationResponse JSON, or ""
 }
 
 // schemaRow is one member of an inputs or output schema, flattened: Depth
-// says how deep it is nested.
+// says how deep it is nested and Parent is the path of its parent with a
+// trailing dot ("address." for address.city).
 type schemaRow struct {
 	Name        string
-	Path        string
+	Parent      string
 	Depth       int
 	Type        string
 	Required    bool
 	Default     string
-	Enum        string
+	Enum        []string
 	Description string
-	Constraints string
+	Constraints []string
 }
 
 // exampleTimes are the fixed timestamps of example responses, so pages do
@@ -74,15 +91,12 @@ func (p *pages) skillPage(s *Skill) ([]byte, error) {
 		Summary:        s.Summary,
 		Description:    template.HTML(desc),
 		Method:         d.Endpoint.EffectiveMethod(),
-		Inputs:         schemaRows(d.Inputs),
-		Output:         schemaRows(d.Output),
-		AccessNote:     accessNote(d.Access),
+		Inputs:         schemaViewOf(d.Inputs),
+		Output:         schemaViewOf(d.Output),
+		AccessNote:     accessNote(d.Access, d.Auth.Type),
 		Auth:           authOf(d.Auth),
 		DescriptorHref: "../" + d.ID + ".json",
 		Digest:         s.Digest,
-	}
-	if len(v.Output) == 0 {
-		v.OutputNote = outputNote(d.Output)
 	}
 	for i, ex := range d.Examples {
 		ev, err := exampleOf(d, ex, i)
@@ -102,12 +116,19 @@ func (p *pages) skillPage(s *Skill) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		v.Examples = append(v.Examples, exampleView{Title: "Request", Request: string(data)})
+		v.Examples = append(v.Examples, exampleView{ID: "example-1", Title: "Request", Request: highlightJSON(data)})
 	}
 	pg := p.newPage("../../", d.Name, "skills/"+d.ID+"/", nil)
 	pg.Counts, pg.Total = nil, 0
+	pg.Type = string(d.CapabilityType)
+	pg.Kind = "skill"
 	pg.Skill = v
 	return p.execute("skill.html", pg)
+}
+
+// highlightJSON returns JSON text as highlighted HTML (no trailing newline).
+func highlightJSON(data []byte) template.HTML {
+	return template.HTML(highlightCode("json", strings.TrimRight(string(data), "\n")))
 }
 
 // exampleOf builds a ready InvocationRequest for an example and, when it
@@ -124,7 +145,11 @@ func exampleOf(d *skillcat.SkillDescriptor, ex skillcat.Example, i int) (example
 	if err != nil {
 		return exampleView{}, fmt.Errorf("example %d request: %w", i, err)
 	}
-	ev := exampleView{Title: ex.Title, Request: string(reqJSON)}
+	title := ex.Title
+	if strings.TrimSpace(title) == "" {
+		title = fmt.Sprintf("Example %d", i+1)
+	}
+	ev := exampleView{ID: fmt.Sprintf("example-%d", i+1), Title: title, Request: highlightJSON(reqJSON)}
 	if ex.Output != nil {
 		resp := skillcat.InvocationResponse{
 			ExecutionID: fmt.Sprintf("exec-example-%d", i+1),
@@ -137,17 +162,19 @@ func exampleOf(d *skillcat.SkillDescriptor, ex skillcat.Example, i int) (example
 		if err != nil {
 			return exampleView{}, fmt.Errorf("example %d response: %w", i, err)
 		}
-		ev.Response = string(respJSON)
+		ev.Response = highlightJSON(respJSON)
 	}
 	return ev, nil
 }
 
-func accessNote(a skillcat.Access) string {
-	switch a {
-	case skillcat.Public:
-		return "Public: anyone may discover and call this skill."
-	case skillcat.Restricted:
-		return "Restricted: listed for discovery, but calls need the credentials described under Authentication."
+func accessNote(a skillcat.Access, auth skillcat.AuthType) string {
+	switch {
+	case a == skillcat.Public && auth == skillcat.AuthNone:
+		return "Public: anyone may discover and call this skill, no credentials needed."
+	case a == skillcat.Public:
+		return "Public: anyone may discover and call this skill with their own credentials, as described under Authentication."
+	case a == skillcat.Restricted:
+		return "Restricted: listed for discovery, but only callers the provider has granted access can use it; ask the provider for credentials."
 	}
 	return ""
 }
@@ -156,149 +183,308 @@ func authOf(a skillcat.Auth) authView {
 	v := authView{Type: string(a.Type)}
 	switch a.Type {
 	case skillcat.AuthAPIKey:
-		where := "header"
 		if a.In == "query" {
-			where = "query parameter"
+			v.Summary = "An API key, sent as a query parameter."
+			v.Fields = []authField{{"Query parameter", a.Name}}
+		} else {
+			v.Summary = "An API key, sent in a request header."
+			v.Fields = []authField{{"Header", a.Name}}
 		}
-		v.Summary = "Send an API key in the " + where + " " + a.Name + "."
-		v.Fields = [][2]string{{"Sent in", a.In}, {"Name", a.Name}}
 	case skillcat.AuthOAuth2:
-		v.Summary = "Get an OAuth 2.0 access token and send it as a Bearer token."
-		v.Fields = [][2]string{{"Token URL", a.TokenURL}}
+		v.Summary = "OAuth 2.0: get an access token and send it as a Bearer token."
 		if a.AuthorizationURL != "" {
-			v.Fields = append(v.Fields, [2]string{"Authorization URL", a.AuthorizationURL})
+			v.Fields = append(v.Fields, authField{"Authorization URL", a.AuthorizationURL})
 		}
+		v.Fields = append(v.Fields, authField{"Token URL", a.TokenURL})
 		for _, name := range sortedKeys(a.Scopes) {
 			v.Scopes = append(v.Scopes, [2]string{name, a.Scopes[name]})
 		}
 	case skillcat.AuthCustom:
-		v.Summary = "Authenticate as the provider describes:"
+		v.Summary = "As the provider describes:"
 		v.Text = a.Instructions
 	case skillcat.AuthNone:
-		v.Summary = "No authentication needed."
+		v.Summary = "None: no credentials needed."
 	}
 	return v
-}
-
-func outputNote(raw json.RawMessage) string {
-	switch strings.TrimSpace(string(raw)) {
-	case "true", "{}":
-		return "Any JSON value."
-	case "false":
-		return "No output: the schema accepts nothing."
-	}
-	return "See the descriptor's output schema."
 }
 
 // maxSchemaRows bounds a schema table; deeper detail is in the descriptor.
 const maxSchemaRows = 200
 
-// schemaRows flattens an object schema's properties (and array items'
-// properties) into table rows, in the order the schema lists them.
-func schemaRows(raw json.RawMessage) []schemaRow {
-	n, err := skillcat.ParseJSON(raw)
-	if err != nil || n.Kind != skillcat.Object {
-		return nil
+// maxSchemaDepth bounds how deep a schema table follows nested members and
+// local references (which may be recursive).
+const maxSchemaDepth = 8
+
+// schemaViewOf describes an inputs or output schema for the page.
+func schemaViewOf(raw json.RawMessage) schemaView {
+	var v schemaView
+	var pretty bytes.Buffer
+	if json.Indent(&pretty, raw, "", "  ") == nil {
+		v.JSON = highlightJSON(pretty.Bytes())
 	}
-	var rows []schemaRow
-	var walk func(sch *skillcat.Node, prefix string, depth int)
-	walk = func(sch *skillcat.Node, prefix string, depth int) {
-		if depth > 8 || sch == nil || sch.Kind != skillcat.Object {
-			return
-		}
-		props := sch.Get("properties")
-		if props == nil || props.Kind != skillcat.Object {
-			if items := sch.Get("items"); items != nil {
-				walk(items, prefix+"[]", depth)
-			}
-			return
-		}
-		required := map[string]bool{}
-		if req := sch.Get("required"); req != nil {
-			for _, it := range req.Items {
-				required[it.Text] = true
-			}
-		}
-		for _, m := range props.Members {
-			if len(rows) >= maxSchemaRows {
-				return
-			}
-			name := m.Name
-			full := name
-			if prefix != "" {
-				full = prefix + "." + name
-			}
-			rows = append(rows, rowOf(m.Value, name, full, depth, required[name]))
-			walk(m.Value, full, depth+1)
-		}
+	root, err := skillcat.ParseJSON(raw)
+	if err != nil {
+		return v
 	}
-	walk(n, "", 0)
-	return rows
+	switch {
+	case root.Kind == skillcat.Bool && root.Text == "true", root.Kind == skillcat.Object && len(root.Members) == 0:
+		v.Note = "Any JSON value."
+		return v
+	case root.Kind == skillcat.Bool:
+		v.Note = "Nothing: this schema accepts no value."
+		return v
+	case root.Kind != skillcat.Object:
+		return v
+	}
+	r := schemaWalker{root: root}
+	v.RootType = r.typeOf(root, 0)
+	if v.RootType == "" {
+		v.RootType = "any JSON value"
+	}
+	v.Description = textOf(r.resolve(root, 0), "description", "title")
+	if ap := root.Get("additionalProperties"); ap != nil && ap.Kind == skillcat.Bool && ap.Text == "false" {
+		v.Closed = true
+	}
+	r.walk(root, "", 0)
+	v.Rows = r.rows
+	return v
 }
 
-func rowOf(sch *skillcat.Node, name, full string, depth int, required bool) schemaRow {
-	r := schemaRow{Name: name, Path: full, Depth: depth, Required: required}
-	if sch.Kind != skillcat.Object {
-		if sch.Kind == skillcat.Bool && sch.Text == "true" {
-			r.Type = "any"
+// schemaWalker flattens a schema's members into rows, following local
+// references ("#/$defs/…") into the same document.
+type schemaWalker struct {
+	root *skillcat.Node
+	rows []schemaRow
+}
+
+// resolve follows a local $ref (a few hops at most); anything else is
+// returned as is.
+func (w *schemaWalker) resolve(sch *skillcat.Node, depth int) *skillcat.Node {
+	for hops := 0; hops < 4 && sch != nil && sch.Kind == skillcat.Object; hops++ {
+		ref := sch.Get("$ref")
+		if ref == nil || ref.Kind != skillcat.String || !strings.HasPrefix(ref.Text, "#") {
+			return sch
 		}
-		return r
+		target := w.root.Lookup(pointerTokens(ref.Text[1:]))
+		if target == nil {
+			return sch
+		}
+		sch = target
 	}
-	if t := sch.Get("type"); t != nil {
-		switch t.Kind {
+	return sch
+}
+
+func pointerTokens(ptr string) []string {
+	if ptr == "" {
+		return nil
+	}
+	toks := strings.Split(strings.TrimPrefix(ptr, "/"), "/")
+	for i, t := range toks {
+		toks[i] = strings.NewReplacer("~1", "/", "~0", "~").Replace(t)
+	}
+	return toks
+}
+
+// walk adds a row for each member of an object schema (or of an array's
+// item schema), then the members nested in it.
+func (w *schemaWalker) walk(sch *skillcat.Node, prefix string, depth int) {
+	sch = w.resolve(sch, depth)
+	if depth > maxSchemaDepth || sch == nil || sch.Kind != skillcat.Object {
+		return
+	}
+	props := sch.Get("properties")
+	if props == nil || props.Kind != skillcat.Object {
+		if items := sch.Get("items"); items != nil {
+			w.walk(items, prefix+"[]", depth)
+		}
+		return
+	}
+	required := map[string]bool{}
+	if req := sch.Get("required"); req != nil {
+		for _, it := range req.Items {
+			required[it.Text] = true
+		}
+	}
+	for _, m := range props.Members {
+		if len(w.rows) >= maxSchemaRows {
+			return
+		}
+		parent := ""
+		if prefix != "" {
+			parent = prefix + "."
+		}
+		w.rows = append(w.rows, w.rowOf(m.Value, m.Name, parent, depth, required[m.Name]))
+		w.walk(m.Value, parent+m.Name, depth+1)
+	}
+}
+
+// typeOf names a schema's type in words: "string (date-time)", "array of
+// integer", "string | null", the branches of oneOf/anyOf, or a reference's
+// target.
+func (w *schemaWalker) typeOf(sch *skillcat.Node, depth int) string {
+	if sch != nil && sch.Kind == skillcat.Bool {
+		if sch.Text == "true" {
+			return "any"
+		}
+		return "nothing"
+	}
+	ref := sch.Get("$ref")
+	target := w.resolve(sch, depth)
+	if target != sch && depth < maxSchemaDepth {
+		if t := w.typeOf(target, depth+1); t != "" {
+			return t
+		}
+	}
+	if target == nil || target.Kind != skillcat.Object {
+		return ""
+	}
+	sch = target
+	var t string
+	if n := sch.Get("type"); n != nil {
+		switch n.Kind {
 		case skillcat.String:
-			r.Type = t.Text
+			t = n.Text
 		case skillcat.Array:
 			var ts []string
-			for _, it := range t.Items {
+			for _, it := range n.Items {
 				ts = append(ts, it.Text)
 			}
-			r.Type = strings.Join(ts, " | ")
+			t = strings.Join(ts, " | ")
 		}
 	}
-	if r.Type == "array" {
-		if it := sch.Get("items").Get("type"); it != nil && it.Kind == skillcat.String {
-			r.Type = "array of " + it.Text
+	if t == "" {
+		for _, comb := range []string{"oneOf", "anyOf"} {
+			if n := sch.Get(comb); n != nil && n.Kind == skillcat.Array && depth < maxSchemaDepth {
+				var ts []string
+				for _, it := range n.Items {
+					if bt := w.typeOf(it, depth+1); bt != "" && !slices.Contains(ts, bt) {
+						ts = append(ts, bt)
+					}
+				}
+				t = strings.Join(ts, " | ")
+				break
+			}
 		}
 	}
-	if ref := sch.Get("$ref"); r.Type == "" && ref != nil {
-		r.Type = ref.Text
+	if t == "" {
+		if c := sch.Get("const"); c != nil {
+			t = valueKind(c)
+		} else if e := sch.Get("enum"); e != nil && e.Kind == skillcat.Array && len(e.Items) > 0 {
+			t = valueKind(e.Items[0])
+		}
+	}
+	if t == "array" && depth < maxSchemaDepth {
+		if it := sch.Get("items"); it != nil {
+			if it := w.typeOf(it, depth+1); it != "" && it != "any" {
+				t = "array of " + it
+			}
+		}
 	}
 	if f := sch.Get("format"); f != nil && f.Kind == skillcat.String {
-		r.Type += " (" + f.Text + ")"
+		t += " (" + f.Text + ")"
 	}
-	if dsc := sch.Get("description"); dsc != nil && dsc.Kind == skillcat.String {
-		r.Description = dsc.Text
-	} else if title := sch.Get("title"); title != nil && title.Kind == skillcat.String {
-		r.Description = title.Text
+	if t == "" && ref != nil && ref.Kind == skillcat.String {
+		t = ref.Text
 	}
-	if def := sch.Get("default"); def != nil {
-		r.Default = string(def.AppendJSON(nil))
+	return strings.TrimSpace(t)
+}
+
+func valueKind(n *skillcat.Node) string {
+	switch n.Kind {
+	case skillcat.String:
+		return "string"
+	case skillcat.Number:
+		return "number"
+	case skillcat.Bool:
+		return "boolean"
+	case skillcat.Null:
+		return "null"
+	case skillcat.Array:
+		return "array"
 	}
-	if enum := sch.Get("enum"); enum != nil && enum.Kind == skillcat.Array {
-		var vals []string
-		for _, it := range enum.Items {
-			vals = append(vals, string(it.AppendJSON(nil)))
+	return "object"
+}
+
+// textOf returns the first of the named string members of sch.
+func textOf(sch *skillcat.Node, names ...string) string {
+	for _, name := range names {
+		if n := sch.Get(name); n != nil && n.Kind == skillcat.String {
+			return n.Text
 		}
-		r.Enum = strings.Join(vals, ", ")
-	} else if c := sch.Get("const"); c != nil {
-		r.Enum = string(c.AppendJSON(nil))
 	}
+	return ""
+}
+
+func (w *schemaWalker) rowOf(sch *skillcat.Node, name, parent string, depth int, required bool) schemaRow {
+	r := schemaRow{Name: name, Parent: parent, Depth: depth, Required: required, Type: w.typeOf(sch, depth)}
+	if sch.Kind != skillcat.Object {
+		return r
+	}
+	// A member's own words win over those of the definition it refers to.
+	target := w.resolve(sch, depth)
+	r.Description = textOf(sch, "description", "title")
+	if r.Description == "" {
+		r.Description = textOf(target, "description", "title")
+	}
+	for _, s := range []*skillcat.Node{sch, target} {
+		if def := s.Get("default"); def != nil && r.Default == "" {
+			r.Default = string(def.AppendJSON(nil))
+		}
+		if r.Enum != nil {
+			continue
+		}
+		if enum := s.Get("enum"); enum != nil && enum.Kind == skillcat.Array {
+			r.Enum = []string{}
+			for _, it := range enum.Items {
+				r.Enum = append(r.Enum, string(it.AppendJSON(nil)))
+			}
+		} else if c := s.Get("const"); c != nil {
+			r.Enum = []string{string(c.AppendJSON(nil))}
+		}
+	}
+	r.Constraints = constraints(sch)
+	if target != sch {
+		r.Constraints = append(r.Constraints, constraints(target)...)
+	}
+	return r
+}
+
+// constraints lists a schema's validation keywords in words.
+func constraints(sch *skillcat.Node) []string {
 	var cons []string
 	for _, k := range []struct{ key, label string }{
 		{"minimum", "≥ "}, {"exclusiveMinimum", "> "}, {"maximum", "≤ "}, {"exclusiveMaximum", "< "},
-		{"multipleOf", "multiple of "}, {"minLength", "min length "}, {"maxLength", "max length "},
-		{"pattern", "pattern "}, {"minItems", "min items "}, {"maxItems", "max items "},
+		{"multipleOf", "multiple of "}, {"minLength", "at least %s characters"}, {"maxLength", "at most %s characters"},
+		{"pattern", "matches "}, {"minItems", "at least %s items"}, {"maxItems", "at most %s items"},
+		{"minProperties", "at least %s members"}, {"maxProperties", "at most %s members"},
 	} {
-		if v := sch.Get(k.key); v != nil {
-			cons = append(cons, k.label+string(v.AppendJSON(nil)))
+		v := sch.Get(k.key)
+		if v == nil {
+			continue
+		}
+		val := string(v.AppendJSON(nil))
+		if v.Kind == skillcat.String {
+			val = v.Text
+		}
+		if strings.Contains(k.label, "%s") {
+			cons = append(cons, fmt.Sprintf(k.label, val))
+		} else {
+			cons = append(cons, k.label+val)
 		}
 	}
 	if u := sch.Get("uniqueItems"); u != nil && u.Text == "true" {
 		cons = append(cons, "unique items")
 	}
-	r.Constraints = strings.Join(cons, ", ")
-	return r
+	if ap := sch.Get("additionalProperties"); ap != nil && ap.Kind == skillcat.Bool && ap.Text == "false" {
+		cons = append(cons, "no other members")
+	}
+	if ro := sch.Get("readOnly"); ro != nil && ro.Text == "true" {
+		cons = append(cons, "read-only")
+	}
+	if dep := sch.Get("deprecated"); dep != nil && dep.Text == "true" {
+		cons = append(cons, "deprecated")
+	}
+	return cons
 }
 
 func sortedKeys(m map[string]string) []string {

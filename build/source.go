@@ -114,37 +114,58 @@ func (r *reader) walkAs(dir, real string, depth int) {
 
 var errOutside = errors.New("symbolic link leads outside the content directory")
 
-// resolve follows the symbolic link at p, hop by hop, and returns where it
-// leads inside fsys. A link whose target lies outside fsys (an absolute
-// target, or one climbing above the root) is an error wrapping errOutside.
+// resolve follows the symbolic link at p and returns where it leads inside
+// fsys, resolving every link on the way component by component (a target
+// such as "docs/x.json" where docs is itself a link is followed through
+// docs), so no path through a link can step outside. p's folder was reached
+// by the walk and holds no link. A target outside fsys (an absolute one, or
+// one climbing above the root) is an error wrapping errOutside.
 func (r *reader) resolve(p string) (target string, isDir bool, err error) {
 	rl, ok := r.fsys.(fs.ReadLinkFS)
 	if !ok {
 		return "", false, errors.New("cannot follow symbolic links in this file system")
 	}
-	cur := p
-	for hop := 0; hop < maxLinkHops; hop++ {
-		dest, err := rl.ReadLink(cur)
-		if err != nil {
-			return "", false, fmt.Errorf("cannot read symbolic link: %s", plainErr(err))
+	cur := path.Dir(p)             // resolved so far: a folder with no link in its path
+	rest := []string{path.Base(p)} // components still to resolve
+	dest := ""                     // the last link's target, for messages
+	for hops := 0; len(rest) > 0; {
+		c := rest[0]
+		rest = rest[1:]
+		switch c {
+		case "", ".":
+			continue
+		case "..":
+			if cur == "." {
+				return "", false, fmt.Errorf("%w (it points to %q)", errOutside, dest)
+			}
+			cur = path.Dir(cur)
+			continue
 		}
-		if path.IsAbs(dest) || strings.HasPrefix(dest, `\`) || (len(dest) > 1 && dest[1] == ':') {
-			return "", false, fmt.Errorf("%w (it points to %q)", errOutside, dest)
-		}
-		next := path.Join(path.Dir(cur), dest)
-		if next == ".." || strings.HasPrefix(next, "../") {
-			return "", false, fmt.Errorf("%w (it points to %q)", errOutside, dest)
-		}
+		next := path.Join(cur, c)
 		info, err := rl.Lstat(next)
 		if err != nil {
 			return "", false, fmt.Errorf("symbolic link is broken: %q does not exist", dest)
 		}
 		if info.Mode()&fs.ModeSymlink == 0 {
-			return next, info.IsDir(), nil
+			cur = next
+			continue
 		}
-		cur = next
+		if hops++; hops > maxLinkHops {
+			return "", false, errors.New("too many levels of symbolic links")
+		}
+		if dest, err = rl.ReadLink(next); err != nil {
+			return "", false, fmt.Errorf("cannot read symbolic link: %s", plainErr(err))
+		}
+		if path.IsAbs(dest) || strings.HasPrefix(dest, `\`) || (len(dest) > 1 && dest[1] == ':') {
+			return "", false, fmt.Errorf("%w (it points to %q)", errOutside, dest)
+		}
+		rest = append(strings.Split(dest, "/"), rest...)
 	}
-	return "", false, errors.New("too many levels of symbolic links")
+	info, err := fs.Stat(r.fsys, cur)
+	if err != nil {
+		return "", false, fmt.Errorf("cannot read symbolic link target: %s", plainErr(err))
+	}
+	return cur, info.IsDir(), nil
 }
 
 // read reads one source file, checking its size first.

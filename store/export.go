@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -44,9 +43,9 @@ CREATE INDEX skill_tags_tag ON skill_tags (tag, skill_id);
 // path, and the directory must exist.
 //
 // Nothing of a private skill is in the file, not a row, a freed page or a
-// count: the file is built anew from Listed, so private rows never reach it,
-// rowids are numbered 1, 2, 3, … in id order, and a final VACUUM packs it.
-// The same listed skills give a byte-identical file, whatever the private
+// count: the catalog is built anew, in memory, from Listed, so private rows
+// never reach it; rowids are numbered 1, 2, 3, … in id order; and VACUUM INTO
+// writes it to the file packed, with no free page. The same listed skills give a byte-identical file, whatever the private
 // skills and the order they were loaded in.
 //
 // The file holds skills(id, name, version, capability_type, access, summary,
@@ -66,13 +65,29 @@ func (db *DB) export(ctx context.Context, path string) (err error) {
 		return err
 	}
 
-	// Build next to path and rename, so that path is never half-written.
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	// Build the catalog in memory from the listed rows alone, then write it
+	// with VACUUM INTO: one pass, no free page, a layout that depends on the
+	// rows alone. The file is made next to path and renamed, so that path is
+	// never half-written.
+	out, err := open(ctx, ":memory:")
+	if err != nil {
+		return err
+	}
+	defer out.Close()
+	if err := writeCatalog(ctx, out, skills); err != nil {
+		return err
+	}
+
+	dir, err := filepath.Abs(filepath.Dir(path))
+	if err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
 		return err
 	}
 	tmp := f.Name()
-	if err := f.Close(); err != nil { // SQLite takes an empty file for an empty database.
+	if err := f.Close(); err != nil { // VACUUM INTO accepts an empty file.
 		return err
 	}
 	defer func() {
@@ -80,17 +95,9 @@ func (db *DB) export(ctx context.Context, path string) (err error) {
 			os.Remove(tmp)
 		}
 	}()
-
-	out, err := open(ctx, tmp)
-	if err != nil {
-		return err
-	}
-	if err := writeCatalog(ctx, out, skills); err != nil {
-		return errors.Join(err, out.Close())
-	}
-	// VACUUM leaves no free page and a layout that depends on the rows alone.
-	if _, err := out.ExecContext(ctx, "VACUUM"); err != nil {
-		return errors.Join(fmt.Errorf("vacuum: %w", err), out.Close())
+	// tmp is absolute, so never a "file:" URI: SQLite takes it literally.
+	if _, err := out.ExecContext(ctx, "VACUUM INTO ?", tmp); err != nil {
+		return fmt.Errorf("vacuum: %w", err)
 	}
 	if err := out.Close(); err != nil {
 		return err

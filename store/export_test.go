@@ -174,6 +174,14 @@ func TestExport(t *testing.T) {
 			t.Errorf("got tags %v, want %v", tags, want)
 		}
 
+		var version int
+		if err := out.QueryRow("PRAGMA user_version").Scan(&version); err != nil {
+			t.Fatal(err)
+		}
+		if version != 1 {
+			t.Errorf("got user_version %d, want 1", version)
+		}
+
 		var freelist int
 		if err := out.QueryRow("PRAGMA freelist_count").Scan(&freelist); err != nil {
 			t.Fatal(err)
@@ -200,4 +208,17 @@ func TestExport(t *testing.T) {
 			t.Error("got no error, want one")
 		}
 	})
+}
+
+func BenchmarkExport(b *testing.B) {
+	ctx := context.Background()
+	db := openMemory(b)
+	load(b, db, benchSkills(10_000)...)
+	path := filepath.Join(b.TempDir(), "catalog.sqlite")
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := db.Export(ctx, path); err != nil {
+			b.Fatal(err)
+		}
+	}
 }

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/skillcat/skillcat/store"
@@ -142,6 +143,44 @@ func TestOpen(t *testing.T) {
 			t.Errorf("got %v, want an open store error", err)
 		}
 	})
+}
+
+func TestConcurrentUse(t *testing.T) {
+	// Run with -race: readers and a writer share the one connection.
+	ctx := context.Background()
+	db := openMemory(t)
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		for i := range 50 {
+			id := fmt.Sprintf("s%03d", i)
+			if _, err := db.Load(ctx, []store.Skill{newSkill(id, "api", "public", id+".json", "t")}); err != nil {
+				t.Errorf("Load: %v", err)
+			}
+		}
+	})
+	for range 4 {
+		wg.Go(func() {
+			for range 50 {
+				skills, err := db.Listed(ctx, "api")
+				if err != nil {
+					t.Errorf("Listed: %v", err)
+					return
+				}
+				for _, s := range skills {
+					if len(s.Tags) != 1 {
+						t.Errorf("got tags %v of %q, want [t]", s.Tags, s.ID)
+					}
+				}
+				if _, err := db.CountByType(ctx); err != nil {
+					t.Errorf("CountByType: %v", err)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if got := len(listedIDs(t, db, "")); got != 50 {
+		t.Errorf("got %d skills, want 50", got)
+	}
 }
 
 func TestMigrations(t *testing.T) {

@@ -1,0 +1,378 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	skillcat "github.com/skillcat/skillcat"
+	"go.yaml.in/yaml/v3"
+)
+
+func init() {
+	commands["new"] = command{summary: "write a new skill source with a placeholder for every member", run: runNew}
+}
+
+// skillIDPattern is the specification's pattern for skill ids (SPEC 1.2).
+var skillIDPattern = regexp.MustCompile(`^[a-z0-9]+([._-][a-z0-9]+)*$`)
+
+// runNew writes <content>/<id>.json or .md: a source that validates as it
+// stands and shows every member with a short placeholder. Every refusal
+// (a bad id, type, format, access or name; a file that exists; an id
+// another source already uses) is a usage error, exit 2, and writes
+// nothing.
+func runNew(_ context.Context, e *env, args []string) int {
+	flags := newFlags(e, "new", "ID [--type plugin|api|knowledge|task] [--format json|md] [--access public|restricted|private] [--name NAME] [--content DIR]")
+	typ := flags.String("type", "api", "the capability `type`: plugin, api, knowledge or task")
+	format := flags.String("format", "json", "the source `format`: json, or md (YAML front matter and a Markdown description)")
+	access := flags.String("access", "public", "who may see and call the skill: public, restricted or private")
+	name := flags.String("name", "", "the skill's display `name`; derived from the id when empty")
+	content := flags.String("content", "content", "the content `directory` to write into")
+	// Flags may come before or after the id.
+	var ids []string
+	for rest := args; ; {
+		if code := parseFlags(e, flags, rest); code >= 0 {
+			return code
+		}
+		if flags.NArg() == 0 {
+			break
+		}
+		ids = append(ids, flags.Arg(0))
+		rest = flags.Args()[1:]
+	}
+	switch {
+	case len(ids) == 0:
+		fmt.Fprintln(e.stderr, "skillcat new: give the new skill's id, such as: skillcat new weather.forecast")
+		return exitUsage
+	case len(ids) > 1:
+		fmt.Fprintf(e.stderr, "skillcat new: unexpected argument %q; give one id\n", ids[1])
+		return exitUsage
+	}
+	id := ids[0]
+	if n := utf8.RuneCountInString(id); n > 128 || !skillIDPattern.MatchString(id) {
+		fmt.Fprintf(e.stderr, "skillcat new: invalid id %q: use up to 128 lowercase letters and digits, with single \".\", \"_\" or \"-\" between them, such as weather.forecast\n", id)
+		return exitUsage
+	}
+	if !isCapabilityType(*typ) {
+		fmt.Fprintf(e.stderr, "skillcat new: --type must be one of plugin, api, knowledge, task; got %q\n", *typ)
+		return exitUsage
+	}
+	if *format != "json" && *format != "md" {
+		fmt.Fprintf(e.stderr, "skillcat new: --format must be json or md; got %q\n", *format)
+		return exitUsage
+	}
+	switch skillcat.Access(*access) {
+	case skillcat.Public, skillcat.Restricted, skillcat.Private:
+	default:
+		fmt.Fprintf(e.stderr, "skillcat new: --access must be one of public, restricted, private; got %q\n", *access)
+		return exitUsage
+	}
+	if *name == "" {
+		*name = nameFromID(id)
+	}
+	if n := utf8.RuneCountInString(*name); n > 120 || strings.TrimFunc(*name, unicode.IsSpace) == "" {
+		fmt.Fprintf(e.stderr, "skillcat new: --name must be 1 to 120 characters and not blank; got %q\n", *name)
+		return exitUsage
+	}
+	if _, code := contentDir(e, *content); code >= 0 {
+		return code
+	}
+	file := filepath.Join(*content, id+"."+*format)
+	if _, err := os.Lstat(file); err == nil {
+		fmt.Fprintf(e.stderr, "skillcat new: %s already exists; edit it, or pick another id\n", file)
+		return exitUsage
+	}
+	if other := findID(*content, id); other != "" {
+		fmt.Fprintf(e.stderr, "skillcat new: id %q is already used by %s; pick another id\n", id, other)
+		return exitUsage
+	}
+
+	sk := newSkill(id, *name, skillcat.CapabilityType(*typ), skillcat.Access(*access))
+	data := sk.json()
+	if *format == "md" {
+		data = sk.markdown()
+	}
+	f, err := os.OpenFile(file, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if errors.Is(err, fs.ErrExist) {
+		fmt.Fprintf(e.stderr, "skillcat new: %s already exists; edit it, or pick another id\n", file)
+		return exitUsage
+	}
+	if err == nil {
+		_, err = f.Write(data)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			os.Remove(file)
+		}
+	}
+	if err != nil {
+		fmt.Fprintf(e.stderr, "skillcat new: write %s: %v\n", file, err)
+		return exitInternal
+	}
+	next := "skillcat validate"
+	if *content != "content" {
+		next += " --content " + shellQuote(*content)
+	}
+	fmt.Fprintf(e.stdout, "Wrote %s (%s, %s).\nEvery member has a placeholder. Edit it, then run: %s\n", file, *typ, *access, next)
+	return exitOK
+}
+
+func isCapabilityType(s string) bool {
+	for _, t := range skillcat.CapabilityTypes {
+		if string(t) == s {
+			return true
+		}
+	}
+	return false
+}
+
+// nameFromID makes a display name of an id: "weather.hourly-forecast"
+// becomes "Weather Hourly Forecast".
+func nameFromID(id string) string {
+	words := strings.FieldsFunc(id, func(r rune) bool { return r == '.' || r == '_' || r == '-' })
+	for i, w := range words {
+		words[i] = strings.ToUpper(w[:1]) + w[1:]
+	}
+	return strings.Join(words, " ")
+}
+
+// shellQuote quotes s for a POSIX shell when it needs it.
+func shellQuote(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r < utf8.RuneSelf && (r == '/' || r == '.' || r == '_' || r == '-' || unicode.IsLetter(r) || unicode.IsDigit(r)))
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// findID returns the path of a source under dir whose id is id, or "". It
+// walks dir as the build does (names beginning with "_" or "." skipped)
+// and reads just the id: a source it cannot read is left to validate.
+func findID(dir, id string) string {
+	found := ""
+	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || found != "" {
+			return nil
+		}
+		if p != dir && (strings.HasPrefix(d.Name(), "_") || strings.HasPrefix(d.Name(), ".")) {
+			if d.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		var got string
+		switch filepath.Ext(p) {
+		case ".json":
+			got = jsonID(p)
+		case ".md":
+			got = frontMatterID(p)
+		default:
+			return nil
+		}
+		if got == id {
+			found = p
+			return filepath.SkipAll
+		}
+		return nil
+	})
+	return found
+}
+
+func jsonID(p string) string {
+	data, err := os.ReadFile(p)
+	if err != nil {
+		return ""
+	}
+	var doc struct {
+		ID string `json:"id"`
+	}
+	json.Unmarshal(data, &doc)
+	return doc.ID
+}
+
+func frontMatterID(p string) string {
+	data, err := os.ReadFile(p)
+	if err != nil {
+		return ""
+	}
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(nil, len(data)+1)
+	if !sc.Scan() || strings.TrimRight(strings.TrimPrefix(sc.Text(), "\ufeff"), " \t\r") != "---" {
+		return ""
+	}
+	var yml strings.Builder
+	for sc.Scan() {
+		if t := strings.TrimRight(sc.Text(), " \t\r"); t == "---" || t == "..." {
+			var doc struct {
+				ID string `yaml:"id"`
+			}
+			yaml.Unmarshal([]byte(yml.String()), &doc)
+			return doc.ID
+		}
+		yml.WriteString(sc.Text())
+		yml.WriteByte('\n')
+	}
+	return ""
+}
+
+// scaffold is what a new source says: the placeholders for one skill.
+type scaffold struct {
+	id, name string
+	typ      skillcat.CapabilityType
+	access   skillcat.Access
+
+	// One example input property and one output property, with the
+	// values of the example call.
+	in, inDesc, inExample    string
+	out, outDesc, outExample string
+}
+
+// scaffolds holds each capability type's example input and output.
+var scaffolds = map[skillcat.CapabilityType]scaffold{
+	skillcat.API: {
+		in: "query", inDesc: "What to look up.", inExample: "example",
+		out: "result", outDesc: "What the API found.", outExample: "An example result",
+	},
+	skillcat.Plugin: {
+		in: "text", inDesc: "The text the plugin works on.", inExample: "Some text",
+		out: "text", outDesc: "The text after the plugin's work.", outExample: "Some changed text",
+	},
+	skillcat.Knowledge: {
+		in: "question", inDesc: "A question in plain words.", inExample: "How do I get started?",
+		out: "answer", outDesc: "The answer, in Markdown.", outExample: "Start with the first chapter.",
+	},
+	skillcat.Task: {
+		in: "goal", inDesc: "What the task should achieve.", inExample: "Summarise last week's tickets",
+		out: "summary", outDesc: "What the task did.", outExample: "Summarised 42 tickets.",
+	},
+}
+
+func newSkill(id, name string, typ skillcat.CapabilityType, access skillcat.Access) scaffold {
+	sk := scaffolds[typ]
+	sk.id, sk.name, sk.typ, sk.access = id, name, typ, access
+	return sk
+}
+
+// summary is the description's first paragraph; body is the rest.
+func (s scaffold) summary() string {
+	return "Replace this sentence with one that says what " + s.name +
+		" does: this first paragraph is the summary shown in the catalog and the skill index."
+}
+
+func (s scaffold) body() string {
+	return "## Usage\n\nCall the endpoint with `" + s.in + "` in the inputs; on success the output holds `" +
+		s.out + "`. Say here what a caller should know: limits, costs, errors, and how to get access."
+}
+
+// auth is the placeholder auth: none, unless the access is restricted,
+// which needs a credential.
+func (s scaffold) auth() (typ, in, name string) {
+	if s.access == skillcat.Restricted {
+		return "api_key", "header", "X-Api-Key"
+	}
+	return "none", "", ""
+}
+
+// quoteJSON quotes s as a JSON string, which is also a YAML double-quoted scalar.
+func quoteJSON(s string) string {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.Encode(s)
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+func (s scaffold) json() []byte {
+	var b strings.Builder
+	p := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
+	p("{\n")
+	p("  \"$schema\": %s,\n", quoteJSON(skillcat.SchemaBaseURL+skillcat.DescriptorSchemaFile))
+	p("  \"protocol\": {\"version\": %s},\n", quoteJSON(skillcat.ProtocolName))
+	p("  \"id\": %s,\n", quoteJSON(s.id))
+	p("  \"name\": %s,\n", quoteJSON(s.name))
+	p("  \"version\": \"0.1.0\",\n")
+	p("  \"capability_type\": %s,\n", quoteJSON(string(s.typ)))
+	p("  \"access\": %s,\n", quoteJSON(string(s.access)))
+	p("  \"description\": %s,\n", quoteJSON(s.summary()+"\n\n"+s.body()))
+	p("  \"provider\": {\"name\": \"Your Organisation\", \"url\": \"https://example.com\", \"email\": \"skills@example.com\"},\n")
+	p("  \"endpoint\": {\"url\": %s, \"method\": \"POST\"},\n", quoteJSON("https://api.example.com/skills/"+s.id))
+	if typ, in, name := s.auth(); in != "" {
+		p("  \"auth\": {\"type\": %s, \"in\": %s, \"name\": %s},\n", quoteJSON(typ), quoteJSON(in), quoteJSON(name))
+	} else {
+		p("  \"auth\": {\"type\": %s},\n", quoteJSON(typ))
+	}
+	p("  \"tags\": [\"example\"],\n")
+	p("  \"documentation_url\": %s,\n", quoteJSON("https://example.com/docs/"+s.id))
+	p("  \"inputs\": {\n")
+	p("    \"type\": \"object\",\n")
+	p("    \"properties\": {\n")
+	p("      %s: {\"type\": \"string\", \"minLength\": 1, \"description\": %s}\n", quoteJSON(s.in), quoteJSON(s.inDesc))
+	p("    },\n")
+	p("    \"required\": [%s],\n", quoteJSON(s.in))
+	p("    \"additionalProperties\": false\n")
+	p("  },\n")
+	p("  \"output\": {\n")
+	p("    \"type\": \"object\",\n")
+	p("    \"properties\": {\n")
+	p("      %s: {\"type\": \"string\", \"description\": %s}\n", quoteJSON(s.out), quoteJSON(s.outDesc))
+	p("    },\n")
+	p("    \"required\": [%s]\n", quoteJSON(s.out))
+	p("  },\n")
+	p("  \"examples\": [\n")
+	p("    {\n")
+	p("      \"title\": \"A first example\",\n")
+	p("      \"inputs\": {%s: %s},\n", quoteJSON(s.in), quoteJSON(s.inExample))
+	p("      \"output\": {%s: %s}\n", quoteJSON(s.out), quoteJSON(s.outExample))
+	p("    }\n")
+	p("  ]\n")
+	p("}\n")
+	return []byte(b.String())
+}
+
+func (s scaffold) markdown() []byte {
+	var b strings.Builder
+	p := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
+	p("---\n")
+	p("protocol:\n  version: %s\n", quoteJSON(skillcat.ProtocolName))
+	p("id: %s\n", quoteJSON(s.id))
+	p("name: %s\n", quoteJSON(s.name))
+	p("version: \"0.1.0\"\n")
+	p("capability_type: %s\n", s.typ)
+	p("access: %s\n", s.access)
+	p("provider:\n  name: Your Organisation\n  url: https://example.com\n  email: skills@example.com\n")
+	p("endpoint:\n  url: %s\n  method: POST\n", quoteJSON("https://api.example.com/skills/"+s.id))
+	typ, in, name := s.auth()
+	p("auth:\n  type: %s\n", typ)
+	if in != "" {
+		p("  in: %s\n  name: %s\n", in, name)
+	}
+	p("tags: [example]\n")
+	p("documentation_url: %s\n", quoteJSON("https://example.com/docs/"+s.id))
+	p("inputs:\n  type: object\n  properties:\n")
+	p("    %s:\n      type: string\n      minLength: 1\n      description: %s\n", s.in, quoteJSON(s.inDesc))
+	p("  required: [%s]\n  additionalProperties: false\n", s.in)
+	p("output:\n  type: object\n  properties:\n")
+	p("    %s:\n      type: string\n      description: %s\n", s.out, quoteJSON(s.outDesc))
+	p("  required: [%s]\n", s.out)
+	p("examples:\n  - title: A first example\n")
+	p("    inputs:\n      %s: %s\n", s.in, quoteJSON(s.inExample))
+	p("    output:\n      %s: %s\n", s.out, quoteJSON(s.outExample))
+	p("---\n\n")
+	p("%s\n\n%s\n", s.summary(), s.body())
+	return []byte(b.String())
+}

@@ -1,0 +1,344 @@
+package preview
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/rand"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"html/template"
+	"io"
+	"io/fs"
+	"mime"
+	"net/http"
+	"os"
+	"path"
+	"strconv"
+	"strings"
+	"time"
+
+	skillcat "github.com/skillcat/skillcat"
+	"github.com/skillcat/skillcat/build"
+)
+
+// keepAlive is how often an idle event stream gets a comment, so proxies
+// and browsers do not time it out.
+const keepAlive = 15 * time.Second
+
+// ServeHTTP serves the event stream at EventsPath and the site everywhere
+// else.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.URL.Path == EventsPath {
+		s.events(w, r)
+		return
+	}
+	switch r.Method {
+	case http.MethodGet, http.MethodHead:
+	case http.MethodOptions:
+		h := w.Header()
+		h.Set("Allow", "GET, HEAD, OPTIONS")
+		h.Set("Access-Control-Allow-Origin", "*")
+		h.Set("Access-Control-Allow-Methods", "GET, HEAD, OPTIONS")
+		h.Set("Access-Control-Max-Age", "600")
+		w.WriteHeader(http.StatusNoContent)
+		return
+	default:
+		w.Header().Set("Allow", "GET, HEAD, OPTIONS")
+		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+		return
+	}
+	st := s.current()
+	name, redirect := resolve(st.site, r.URL.Path)
+	switch {
+	case redirect != "":
+		if r.URL.RawQuery != "" {
+			redirect += "?" + r.URL.RawQuery
+		}
+		http.Redirect(w, r, redirect, http.StatusFound)
+	case name == "":
+		s.notFound(w, r, st)
+	case st.fail != nil && path.Ext(name) == ".html":
+		overlay(w, st.fail)
+	default:
+		s.serveFile(w, r, st, name, http.StatusOK)
+	}
+}
+
+// resolve maps a URL path to the file of the site that serves it, or to
+// the path to redirect to when a directory is asked for without its
+// trailing slash. Both are empty when nothing serves the path.
+func resolve(site, urlPath string) (name, redirect string) {
+	if site == "" {
+		return "", ""
+	}
+	if !strings.HasPrefix(urlPath, "/") {
+		urlPath = "/" + urlPath
+	}
+	clean := path.Clean(urlPath)
+	name = strings.TrimPrefix(clean, "/")
+	if name == "" {
+		name = "."
+	}
+	if !fs.ValidPath(name) || name == "_headers" {
+		return "", ""
+	}
+	fsys := os.DirFS(site)
+	info, err := fs.Stat(fsys, name)
+	if err != nil {
+		return "", ""
+	}
+	if info.IsDir() {
+		if !strings.HasSuffix(urlPath, "/") {
+			return "", strings.TrimSuffix(clean, "/") + "/"
+		}
+		name = path.Join(name, "index.html")
+		if info, err = fs.Stat(fsys, name); err != nil {
+			return "", ""
+		}
+	}
+	if !info.Mode().IsRegular() {
+		return "", ""
+	}
+	return name, ""
+}
+
+// notFound serves 404.html with status 404, or the error page while the
+// content is broken.
+func (s *Server) notFound(w http.ResponseWriter, r *http.Request, st state) {
+	if st.fail != nil {
+		overlay(w, st.fail)
+		return
+	}
+	if st.site != "" {
+		if info, err := os.Stat(st.site + "/404.html"); err == nil && info.Mode().IsRegular() {
+			s.serveFile(w, r, st, "404.html", http.StatusNotFound)
+			return
+		}
+	}
+	w.Header().Set("Cache-Control", "no-store")
+	http.NotFound(w, r)
+}
+
+// serveFile writes the site's file name with status code, with the headers
+// a static host would send for the request's path.
+func (s *Server) serveFile(w http.ResponseWriter, r *http.Request, st state, name string, code int) {
+	fsys := os.DirFS(st.site)
+	data, err := fs.ReadFile(fsys, name)
+	if err != nil {
+		// Removed by a newer build since it was resolved; the page reloads.
+		http.Error(w, "the site is being rebuilt; reload", http.StatusServiceUnavailable)
+		return
+	}
+	h := w.Header()
+	for _, rule := range readHeaders(fsys) {
+		if matchPath(rule.pattern, r.URL.Path) {
+			for _, f := range rule.fields {
+				h.Set(f[0], f[1])
+			}
+		}
+	}
+	switch ext := path.Ext(name); ext {
+	case ".json":
+		h.Set("Content-Type", "application/json; charset=utf-8")
+		h.Set("Access-Control-Allow-Origin", "*")
+	default:
+		if h.Get("Content-Type") == "" {
+			ct := mime.TypeByExtension(ext)
+			if ct == "" {
+				ct = http.DetectContentType(data)
+			}
+			h.Set("Content-Type", ct)
+		}
+	}
+	h.Set("Cache-Control", "no-store")
+	if code != http.StatusOK {
+		h.Set("Content-Length", strconv.Itoa(len(data)))
+		w.WriteHeader(code)
+		if r.Method != http.MethodHead {
+			w.Write(data)
+		}
+		return
+	}
+	// A zero time: no Last-Modified, so no stale 304 after a rebuild.
+	http.ServeContent(w, r, name, time.Time{}, bytes.NewReader(data))
+}
+
+// headerRule is one path pattern of a _headers file and its fields.
+type headerRule struct {
+	pattern string
+	fields  [][2]string
+}
+
+// readHeaders parses the site's _headers file (Netlify and Cloudflare
+// Pages syntax: a path pattern on its own line, then indented "Name:
+// value" lines; "*" matches any run of characters). A missing file has no
+// rules; lines it cannot read are skipped.
+func readHeaders(fsys fs.FS) []headerRule {
+	data, err := fs.ReadFile(fsys, "_headers")
+	if err != nil {
+		return nil
+	}
+	var rules []headerRule
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	for sc.Scan() {
+		line := sc.Text()
+		text := strings.TrimSpace(line)
+		switch {
+		case text == "" || strings.HasPrefix(text, "#"):
+		case line[0] != ' ' && line[0] != '\t':
+			rules = append(rules, headerRule{pattern: text})
+		case len(rules) > 0:
+			name, value, ok := strings.Cut(text, ":")
+			if ok {
+				r := &rules[len(rules)-1]
+				r.fields = append(r.fields, [2]string{strings.TrimSpace(name), strings.TrimSpace(value)})
+			}
+		}
+	}
+	return rules
+}
+
+// matchPath reports whether a URL path matches a _headers pattern, in
+// which "*" matches any run of characters, slashes included.
+func matchPath(pattern, p string) bool {
+	star := strings.IndexByte(pattern, '*')
+	if star < 0 {
+		return pattern == p
+	}
+	prefix, rest := pattern[:star], pattern[star+1:]
+	if !strings.HasPrefix(p, prefix) {
+		return false
+	}
+	for i := len(prefix); i <= len(p); i++ {
+		if matchPath(rest, p[i:]) {
+			return true
+		}
+	}
+	return false
+}
+
+// events streams Server-Sent Events: a "reload" event after every build,
+// until the client goes away or the server stops.
+func (s *Server) events(w http.ResponseWriter, r *http.Request) {
+	rc := http.NewResponseController(w)
+	h := w.Header()
+	h.Set("Content-Type", "text/event-stream; charset=utf-8")
+	h.Set("Cache-Control", "no-store")
+	h.Set("X-Accel-Buffering", "no")
+	ch, id := s.subscribe()
+	defer s.unsubscribe(ch)
+	w.WriteHeader(http.StatusOK)
+	// retry: how long a browser waits before reconnecting after the
+	// stream ends, as it does when the server restarts. id: the build the
+	// page has seen; a browser that reconnects with another one (the
+	// server restarted, or rebuilt while it was away) reloads at once.
+	if last := r.Header.Get("Last-Event-ID"); last != "" && last != id {
+		fmt.Fprintf(w, "retry: 1000\nevent: reload\nid: %s\ndata: %[1]s\n\n", id)
+	} else {
+		fmt.Fprintf(w, "retry: 1000\nid: %s\n\n", id)
+	}
+	if err := rc.Flush(); err != nil {
+		return
+	}
+	tick := time.NewTicker(keepAlive)
+	defer tick.Stop()
+	for {
+		var err error
+		select {
+		case <-r.Context().Done():
+			return
+		case <-s.done:
+			return
+		case id := <-ch:
+			_, err = fmt.Fprintf(w, "event: reload\nid: %s\ndata: %[1]s\n\n", id)
+		case <-tick.C:
+			_, err = io.WriteString(w, ": keep-alive\n\n")
+		}
+		if err == nil {
+			err = rc.Flush()
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// overlayPage is the error page shown instead of every HTML page while the
+// content is broken. It reloads itself, like the pages, after each build.
+var overlayPage = template.Must(template.New("overlay").Parse(`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Build failed · skillcat serve</title>
+<style nonce="{{.Nonce}}">
+body{margin:0;font:16px/1.5 system-ui,sans-serif;background:#fff4f4;color:#1b1b1b}
+main{max-width:64rem;margin:2rem auto;padding:0 1rem}
+h1{color:#a50e0e;margin:0 0 .5rem}
+pre{background:#fff;border:1px solid #e8b4b4;border-radius:6px;padding:1rem;overflow:auto;white-space:pre-wrap;font:14px/1.5 ui-monospace,monospace}
+.warning{color:#6b5000}
+</style>
+<script nonce="{{.Nonce}}">new EventSource("/_skillcat/events").addEventListener("reload", function () { location.reload(); });</script>
+</head>
+<body>
+<main>
+<h1>Build failed</h1>
+<p>{{.Summary}}</p>
+<pre>{{range .Lines}}<span class="{{.Class}}">{{.Text}}</span>
+{{end}}</pre>
+<p>The JSON documents are still those of the last good build. Fix the sources and this page reloads by itself.</p>
+</main>
+</body>
+</html>
+`))
+
+type overlayLine struct{ Class, Text string }
+
+// overlay writes the error page for a failed build, with status 500.
+func overlay(w http.ResponseWriter, fail *Report) {
+	var nonce [16]byte
+	rand.Read(nonce[:])
+	data := struct {
+		Nonce, Summary string
+		Lines          []overlayLine
+	}{Nonce: base64.StdEncoding.EncodeToString(nonce[:])}
+	var invalid *build.InvalidError
+	if errors.As(fail.Err, &invalid) {
+		errs, warns := 0, 0
+		for _, v := range invalid.Violations {
+			class := "error"
+			if v.Severity == skillcat.SeverityWarning {
+				class = "warning"
+				warns++
+			} else {
+				errs++
+			}
+			data.Lines = append(data.Lines, overlayLine{class, v.Error()})
+		}
+		data.Summary = fmt.Sprintf("%s and %s in %s:", plural(errs, "error"), plural(warns, "warning"), plural(fail.Result.Sources, "source"))
+	} else {
+		data.Summary = "The site could not be built:"
+		data.Lines = []overlayLine{{"error", fail.Err.Error()}}
+	}
+	var b bytes.Buffer
+	if err := overlayPage.Execute(&b, data); err != nil {
+		http.Error(w, "build failed: "+fail.Err.Error(), http.StatusInternalServerError)
+		return
+	}
+	h := w.Header()
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	h.Set("Cache-Control", "no-store")
+	h.Set("Content-Security-Policy", fmt.Sprintf("default-src 'self'; style-src 'nonce-%s'; script-src 'nonce-%[1]s'; connect-src 'self'; base-uri 'none'", data.Nonce))
+	h.Set("Content-Length", strconv.Itoa(b.Len()))
+	w.WriteHeader(http.StatusInternalServerError)
+	w.Write(b.Bytes())
+}
+
+// plural formats n with a noun, adding "s" unless n is 1.
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
+}
