@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
@@ -68,12 +69,43 @@ func (s *SkillSchema) lookupDoc(url string) any {
 	return nil
 }
 
+// schemaCache holds compiled skill schemas by member and canonical JSON, so
+// a catalog whose skills share schemas (a common output schema, say)
+// compiles each once. Compiled schemas are immutable and safe to share.
+var schemaCache = struct {
+	sync.Mutex
+	m map[string]*SkillSchema
+}{m: map[string]*SkillSchema{}}
+
+// maxCachedSchemas bounds the cache; it starts over when full.
+const maxCachedSchemas = 4096
+
 // compileSkillSchema compiles the schema node n found at path of src.
 func compileSkillSchema(src *Source, root *Node, path Path, member string) (*SkillSchema, Violations) {
 	n := root.Lookup(path)
 	if path == nil {
 		n = root
 	}
+	key := member + "\x00" + string(n.AppendJSON(nil))
+	schemaCache.Lock()
+	cached := schemaCache.m[key]
+	schemaCache.Unlock()
+	if cached != nil {
+		return cached, nil
+	}
+	s, vs := compileNode(src, root, n, path, member)
+	if s != nil {
+		schemaCache.Lock()
+		if len(schemaCache.m) >= maxCachedSchemas {
+			clear(schemaCache.m)
+		}
+		schemaCache.m[key] = s
+		schemaCache.Unlock()
+	}
+	return s, vs
+}
+
+func compileNode(src *Source, root, n *Node, path Path, member string) (*SkillSchema, Violations) {
 	url := userSchemaURL + member
 	doc := n.Value()
 	c := jsonschema.NewCompiler()
