@@ -15,9 +15,10 @@
 // # Watching
 //
 // The watched directories are polled (Config.Interval, 300 ms by default)
-// for a fingerprint of every path, size, mode and modification time below
-// them, new folders included; names beginning with "." are left out, as
-// the build leaves them out. A change starts a rebuild once the fingerprint
+// for a fingerprint of every path below them, new folders included, and of
+// each file's size, mode and modification time; names beginning with "."
+// (version control, editor swap files) are left out, as the build leaves
+// them out. A change starts a rebuild once the fingerprint
 // has stayed the same for one more interval, so an editor's burst of
 // writes gives one build. Polling needs no platform support and no
 // dependency, and costs one stat per file per interval.
@@ -102,6 +103,7 @@ type Server struct {
 	root     string // the private temporary directory
 	instance string // tells this server's event ids from a previous one's
 	gen      int    // builds attempted; names the next generation directory
+	seen     uint64 // the fingerprint of the watched files the last build read
 
 	mu    sync.RWMutex
 	site  string  // the directory of the last good build, or ""
@@ -142,6 +144,9 @@ func (s *Server) Dir() string { return s.root }
 // one goroutine.
 func (s *Server) Build(ctx context.Context) Report {
 	s.gen++
+	// Taken before reading, so that an edit made during the build starts
+	// another one.
+	s.seen = fingerprint(s.cfg.Watch)
 	cfg := s.cfg.Build
 	cfg.Out = filepath.Join(s.root, "site-"+strconv.Itoa(s.gen))
 	res, err := build.Build(ctx, cfg)
@@ -179,8 +184,12 @@ func (s *Server) Build(ctx context.Context) Report {
 // and removes the temporary directory. It does not build first: call
 // Build before Run to serve a site from the start. It returns nil after a
 // clean stop.
-func (s *Server) Run(ctx context.Context, ln net.Listener) error {
-	defer s.Close()
+func (s *Server) Run(ctx context.Context, ln net.Listener) (err error) {
+	defer func() {
+		if cerr := s.Close(); err == nil {
+			err = cerr
+		}
+	}()
 	srv := &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
@@ -190,7 +199,6 @@ func (s *Server) Run(ctx context.Context, ln net.Listener) error {
 		s.watch(ctx)
 	}()
 
-	var err error
 	select {
 	case <-ctx.Done():
 	case err = <-served:
@@ -230,7 +238,9 @@ func (s *Server) Close() error {
 }
 
 // watch polls the watched directories and rebuilds after each change has
-// settled, until ctx is done or the server stops.
+// settled, until ctx is done or the server stops. It compares with the
+// fingerprint the last Build took, so an edit made between that build
+// and the first poll is not missed.
 func (s *Server) watch(ctx context.Context) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -243,22 +253,20 @@ func (s *Server) watch(ctx context.Context) {
 	}()
 	t := time.NewTicker(s.cfg.Interval)
 	defer t.Stop()
-	last := fingerprint(s.cfg.Watch)
-	pending := false
+	prev := s.seen
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case <-t.C:
 		}
+		// Build when the files differ from what the last build read and
+		// have stayed the same since the previous poll.
 		fp := fingerprint(s.cfg.Watch)
-		switch {
-		case fp != last:
-			last, pending = fp, true
-		case pending:
-			pending = false
+		if fp != s.seen && fp == prev {
 			s.Build(ctx)
 		}
+		prev = fp
 	}
 }
 

@@ -8,9 +8,9 @@ import (
 	"strings"
 )
 
-// fingerprint sums the path, size, mode and modification time of every
-// file and folder below dirs, so that any edit, new file, new folder,
-// removal or rename changes it. Names beginning with "." (version control,
+// fingerprint sums the path of every file and folder below dirs, and the
+// size, mode and modification time of every file, so that any edit, new
+// file, new folder, removal or rename changes it. Names beginning with "." (version control,
 // editor swap files) are left out with their subtree, as the build leaves
 // them out. A directory that cannot be read counts as its error, so its
 // appearing or disappearing is a change too. Symbolic links are hashed as
@@ -33,6 +33,13 @@ func fingerprint(dirs []string) uint64 {
 				if d.IsDir() {
 					return filepath.SkipDir
 				}
+				return nil
+			}
+			if d.IsDir() {
+				// A folder's own time changes with any entry, hidden ones
+				// too (an editor's swap file); its entries speak for it.
+				buf = append(buf, "dir\n"...)
+				h.Write(buf)
 				return nil
 			}
 			info, err := d.Info()

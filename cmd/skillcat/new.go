@@ -35,7 +35,7 @@ func runNew(_ context.Context, e *env, args []string) int {
 	flags := newFlags(e, "new", "ID [--type plugin|api|knowledge|task] [--format json|md] [--access public|restricted|private] [--name NAME] [--content DIR]")
 	typ := flags.String("type", "api", "the capability `type`: plugin, api, knowledge or task")
 	format := flags.String("format", "json", "the source `format`: json, or md (YAML front matter and a Markdown description)")
-	access := flags.String("access", "public", "who may see and call the skill: public, restricted or private")
+	access := flags.String("access", "public", "the `access` level, who may see and call the skill: public, restricted or private")
 	name := flags.String("name", "", "the skill's display `name`; derived from the id when empty")
 	content := flags.String("content", "content", "the content `directory` to write into")
 	// Flags may come before or after the id.

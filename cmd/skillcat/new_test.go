@@ -1,0 +1,179 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	skillcat "github.com/skillcat/skillcat"
+)
+
+// runNewCmd runs a command in-process and returns its exit code and output.
+func runNewCmd(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	e := &env{stdout: &out, stderr: &errOut, getenv: func(string) string { return "" }}
+	code = run(context.Background(), e, args)
+	return code, out.String(), errOut.String()
+}
+
+func TestNewValidates(t *testing.T) {
+	for _, typ := range skillcat.CapabilityTypes {
+		for _, format := range []string{"json", "md"} {
+			for _, access := range []string{"public", "restricted", "private"} {
+				name := string(typ) + "-" + format + "-" + access
+				t.Run(name, func(t *testing.T) {
+					dir := t.TempDir()
+					id := "acme." + name
+					code, out, errOut := runNewCmd(t, "new", id, "--type", string(typ), "--format", format, "--access", access, "--content", dir)
+					if code != exitOK {
+						t.Fatalf("new: exit %d: %s", code, errOut)
+					}
+					file := filepath.Join(dir, id+"."+format)
+					if !strings.Contains(out, file) || !strings.Contains(out, "skillcat validate --content "+dir) {
+						t.Errorf("stdout: got %q, want the path written and the next step", out)
+					}
+					code, _, errOut = runNewCmd(t, "validate", "--content", dir, "--strict")
+					if code != exitOK {
+						data, _ := os.ReadFile(file)
+						t.Fatalf("validate: exit %d:\n%s\nsource:\n%s", code, errOut, data)
+					}
+					checkScaffold(t, file, format, typ, access)
+				})
+			}
+		}
+	}
+}
+
+// checkScaffold checks that a new source shows every member.
+func checkScaffold(t *testing.T, file, format string, typ skillcat.CapabilityType, access string) {
+	t.Helper()
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, member := range []string{"protocol", "id", "name", "version", "capability_type", "provider", "endpoint", "method", "inputs", "output", "auth", "access", "tags", "examples", "documentation_url"} {
+		key := member + ":"
+		if format == "json" {
+			key = `"` + member + `":`
+		}
+		if !bytes.Contains(data, []byte(key)) {
+			t.Errorf("%s lacks the member %s", file, member)
+		}
+	}
+	if format == "md" {
+		_, body, ok := strings.Cut(string(data[4:]), "\n---\n")
+		if !ok || !strings.Contains(body, "\n## Usage\n") || !strings.HasPrefix(strings.TrimSpace(body), "Replace this sentence") {
+			t.Errorf("%s: the body is not a summary paragraph and a Usage section:\n%s", file, body)
+		}
+		return
+	}
+	var d struct {
+		Schema         string `json:"$schema"`
+		CapabilityType string `json:"capability_type"`
+		Access         string `json:"access"`
+		Auth           struct{ Type string }
+	}
+	if err := json.Unmarshal(data, &d); err != nil {
+		t.Fatal(err)
+	}
+	if d.Schema != skillcat.SchemaBaseURL+skillcat.DescriptorSchemaFile || d.CapabilityType != string(typ) || d.Access != access {
+		t.Errorf("%s: got $schema %q, type %q, access %q", file, d.Schema, d.CapabilityType, d.Access)
+	}
+	if wantNone := access != "restricted"; (d.Auth.Type == "none") != wantNone {
+		t.Errorf("%s: auth.type %q for access %s", file, d.Auth.Type, access)
+	}
+}
+
+func TestNewName(t *testing.T) {
+	dir := t.TempDir()
+	// Flags after the id, and a name YAML would misread unquoted.
+	if code, _, errOut := runNewCmd(t, "new", "weather.hourly-forecast", "--format", "md", "--content", dir); code != exitOK {
+		t.Fatalf("new: exit %d: %s", code, errOut)
+	}
+	if code, _, errOut := runNewCmd(t, "new", "--content", dir, "--name", `Fancy: "quoted" # not a comment`, "x.y_z"); code != exitOK {
+		t.Fatalf("new: exit %d: %s", code, errOut)
+	}
+	if code, _, errOut := runNewCmd(t, "validate", "--content", dir); code != exitOK {
+		t.Fatalf("validate: exit %d: %s", code, errOut)
+	}
+	data, _ := os.ReadFile(filepath.Join(dir, "weather.hourly-forecast.md"))
+	if !strings.Contains(string(data), `name: "Weather Hourly Forecast"`) {
+		t.Errorf("derived name: got\n%s", data)
+	}
+	var d struct{ Name string }
+	data, _ = os.ReadFile(filepath.Join(dir, "x.y_z.json"))
+	if err := json.Unmarshal(data, &d); err != nil || d.Name != `Fancy: "quoted" # not a comment` {
+		t.Errorf("name: got %q (%v)", d.Name, err)
+	}
+}
+
+func TestNewRefusals(t *testing.T) {
+	dir := t.TempDir()
+	if code, _, errOut := runNewCmd(t, "new", "taken.id", "--content", dir); code != exitOK {
+		t.Fatalf("new: exit %d: %s", code, errOut)
+	}
+	sub := filepath.Join(dir, "nested")
+	if err := os.Mkdir(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errOut := runNewCmd(t, "new", "md.taken", "--format", "md", "--content", sub); code != exitOK {
+		t.Fatalf("new: exit %d: %s", code, errOut)
+	}
+	// A skipped folder's ids do not count.
+	drafts := filepath.Join(dir, "_drafts")
+	if err := os.Mkdir(drafts, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errOut := runNewCmd(t, "new", "draft.id", "--content", drafts); code != exitOK {
+		t.Fatalf("new: exit %d: %s", code, errOut)
+	}
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"NoID", []string{}, "give the new skill's id"},
+		{"TwoIDs", []string{"a.b", "c.d"}, `unexpected argument "c.d"`},
+		{"Uppercase", []string{"Weather"}, `invalid id "Weather"`},
+		{"DoubleDot", []string{"a..b"}, `invalid id "a..b"`},
+		{"Slash", []string{"a/b"}, `invalid id "a/b"`},
+		{"TooLong", []string{strings.Repeat("a", 129)}, "invalid id"},
+		{"BadType", []string{"ok.id", "--type", "service"}, `--type must be one of plugin, api, knowledge, task; got "service"`},
+		{"BadFormat", []string{"ok.id", "--format", "yaml"}, "--format must be json or md"},
+		{"BadAccess", []string{"ok.id", "--access", "secret"}, "--access must be one of"},
+		{"BlankName", []string{"ok.id", "--name", "   "}, "--name must be"},
+		{"MissingContent", []string{"ok.id", "--content", filepath.Join(dir, "nope")}, "not found"},
+		{"Exists", []string{"taken.id"}, filepath.Join(dir, "taken.id.json") + " already exists"},
+		{"DuplicateID", []string{"taken.id", "--format", "md"}, `id "taken.id" is already used by ` + filepath.Join(dir, "taken.id.json")},
+		{"DuplicateIDInFolder", []string{"md.taken"}, `id "md.taken" is already used by ` + filepath.Join(sub, "md.taken.md")},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			args := append([]string{"new"}, tc.args...)
+			if !strings.Contains(strings.Join(tc.args, " "), "--content") {
+				args = append(args, "--content", dir)
+			}
+			code, out, errOut := runNewCmd(t, args...)
+			if code != exitUsage {
+				t.Errorf("exit code: got %d, want %d", code, exitUsage)
+			}
+			if !strings.Contains(errOut, tc.want) {
+				t.Errorf("stderr: got %q, want it to contain %q", errOut, tc.want)
+			}
+			if out != "" {
+				t.Errorf("stdout: got %q, want nothing", out)
+			}
+		})
+	}
+	if code, _, errOut := runNewCmd(t, "new", "draft.id", "--content", dir); code != exitOK {
+		t.Errorf("an id used only under _drafts: exit %d: %s", code, errOut)
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 4 { // taken.id.json, nested, _drafts, draft.id.json
+		t.Errorf("content holds %d entries after refusals, want 4", len(entries))
+	}
+}

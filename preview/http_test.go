@@ -1,0 +1,127 @@
+package preview
+
+import (
+	"errors"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	skillcat "github.com/skillcat/skillcat"
+	"github.com/skillcat/skillcat/build"
+)
+
+func TestMatchPath(t *testing.T) {
+	for _, tc := range []struct {
+		pattern, path string
+		want          bool
+	}{
+		{"/*", "/", true},
+		{"/*", "/skills/a/", true},
+		{"/skills/*.json", "/skills/a.json", true},
+		{"/skills/*.json", "/skills/a/", false},
+		{"/skills/*.json", "/skills/x/y.json", true},
+		{"/.well-known/skills.json", "/.well-known/skills.json", true},
+		{"/.well-known/skills.json", "/.well-known/skills.jsonx", false},
+		{"/schemas/v1/*", "/schemas/v1/", true},
+		{"/a*b*c", "/aXbYc", true},
+		{"/a*b*c", "/aXcYb", false},
+	} {
+		if got := matchPath(tc.pattern, tc.path); got != tc.want {
+			t.Errorf("matchPath(%q, %q): got %v, want %v", tc.pattern, tc.path, got, tc.want)
+		}
+	}
+}
+
+func TestReadHeaders(t *testing.T) {
+	fsys := fstest.MapFS{"_headers": {Data: []byte("# comment\n/*\n  X-A: 1\n\n/skills/*.json\n  Content-Type: application/json\n  Bad line\n\tX-B: two: parts\n")}}
+	rules := readHeaders(fsys)
+	if len(rules) != 2 {
+		t.Fatalf("rules: got %d, want 2: %v", len(rules), rules)
+	}
+	if rules[0].pattern != "/*" || len(rules[0].fields) != 1 || rules[0].fields[0] != [2]string{"X-A", "1"} {
+		t.Errorf("rule 0: got %v", rules[0])
+	}
+	if rules[1].pattern != "/skills/*.json" || len(rules[1].fields) != 2 || rules[1].fields[1] != [2]string{"X-B", "two: parts"} {
+		t.Errorf("rule 1: got %v", rules[1])
+	}
+	if got := readHeaders(fstest.MapFS{}); got != nil {
+		t.Errorf("no _headers: got %v, want no rules", got)
+	}
+}
+
+func TestResolve(t *testing.T) {
+	site := t.TempDir()
+	for name, data := range map[string]string{
+		"index.html":          "home",
+		"skills/a/index.html": "a",
+		"skills/a.json":       "{}",
+		"empty/.keep":         "",
+		"_headers":            "/*\n",
+	} {
+		p := filepath.Join(site, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tc := range []struct{ path, name, redirect string }{
+		{"/", "index.html", ""},
+		{"", "index.html", ""},
+		{"/index.html", "index.html", ""},
+		{"/skills/a/", "skills/a/index.html", ""},
+		{"/skills/a", "", "/skills/a/"},
+		{"//skills//a", "", "/skills/a/"},
+		{"/skills/a.json", "skills/a.json", ""},
+		{"/skills/b.json", "", ""},
+		{"/empty/", "", ""},
+		{"/_headers", "", ""},
+		{"/../../etc/passwd", "", ""},
+		{"/skills/../index.html", "index.html", ""},
+	} {
+		name, redirect := resolve(site, tc.path)
+		if name != tc.name || redirect != tc.redirect {
+			t.Errorf("resolve(%q): got (%q, %q), want (%q, %q)", tc.path, name, redirect, tc.name, tc.redirect)
+		}
+	}
+	if name, redirect := resolve("", "/"); name != "" || redirect != "" {
+		t.Errorf("resolve with no site: got (%q, %q), want nothing", name, redirect)
+	}
+}
+
+func TestOverlay(t *testing.T) {
+	t.Run("Violations", func(t *testing.T) {
+		w := httptest.NewRecorder()
+		overlay(w, &Report{Result: &build.Result{Sources: 3}, Err: &build.InvalidError{Violations: skillcat.Violations{
+			{File: "content/a.json", Line: 2, Column: 5, Field: "name", Reason: `must not be "<script>alert(1)</script>"`, Severity: skillcat.SeverityError},
+			{File: "content/b.md", Line: 7, Column: 1, Field: "capabilty_type", Reason: "did you mean capability_type?", Severity: skillcat.SeverityWarning},
+		}}})
+		body := w.Body.String()
+		if w.Code != 500 {
+			t.Errorf("status: got %d, want 500", w.Code)
+		}
+		if strings.Contains(body, "<script>alert") {
+			t.Error("a reason's HTML reached the page unescaped")
+		}
+		for _, want := range []string{"content/a.json:2:5: name: must not be", "&lt;script&gt;", "content/b.md:7:1: warning: capabilty_type", "1 error and 1 warning in 3 sources", "/_skillcat/events"} {
+			if !strings.Contains(body, want) {
+				t.Errorf("body lacks %q:\n%s", want, body)
+			}
+		}
+		csp := w.Header().Get("Content-Security-Policy")
+		if !strings.Contains(csp, "script-src 'nonce-") || strings.Contains(csp, "unsafe-inline") {
+			t.Errorf("Content-Security-Policy: got %q, want a nonce and no unsafe-inline", csp)
+		}
+	})
+	t.Run("OtherError", func(t *testing.T) {
+		w := httptest.NewRecorder()
+		overlay(w, &Report{Result: &build.Result{}, Err: errors.New(`parse template "home.html": unexpected <EOF>`)})
+		if body := w.Body.String(); !strings.Contains(body, "home.html&#34;: unexpected &lt;EOF&gt;") {
+			t.Errorf("body lacks the escaped error:\n%s", body)
+		}
+	})
+}
