@@ -282,3 +282,28 @@ func kindPhrase(n *Node) string {
 	}
 	return n.Kind.String() + " " + quoteValue(n)
 }
+
+// ValidID reports whether id is a valid skill id: 1–128 characters of
+// lowercase letters and digits in groups joined by ".", "_" or "-", safe as
+// a file name and URL segment on every system.
+func ValidID(id string) bool {
+	if id == "" || len(id) > 128 {
+		return false
+	}
+	prevSep := true // an id starts with a letter or digit
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		switch {
+		case c >= 'a' && c <= 'z', c >= '0' && c <= '9':
+			prevSep = false
+		case c == '.' || c == '_' || c == '-':
+			if prevSep {
+				return false
+			}
+			prevSep = true
+		default:
+			return false
+		}
+	}
+	return !prevSep
+}

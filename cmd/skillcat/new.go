@@ -10,7 +10,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -22,9 +21,6 @@ import (
 func init() {
 	commands["new"] = command{summary: "write a new skill source with a placeholder for every member", run: runNew}
 }
-
-// skillIDPattern is the specification's pattern for skill ids (SPEC 1.2).
-var skillIDPattern = regexp.MustCompile(`^[a-z0-9]+([._-][a-z0-9]+)*$`)
 
 // runNew writes <content>/<id>.json or .md: a source that validates as it
 // stands and shows every member with a short placeholder. Every refusal
@@ -59,7 +55,7 @@ func runNew(_ context.Context, e *env, args []string) int {
 		return exitUsage
 	}
 	id := ids[0]
-	if n := utf8.RuneCountInString(id); n > 128 || !skillIDPattern.MatchString(id) {
+	if !skillcat.ValidID(id) {
 		fmt.Fprintf(e.stderr, "skillcat new: invalid id %q: use up to 128 lowercase letters and digits, with single \".\", \"_\" or \"-\" between them, such as weather.forecast\n", id)
 		return exitUsage
 	}
