@@ -32,7 +32,9 @@ import (
 // Config is everything a build needs; flags enter in cmd/ and travel here.
 type Config struct {
 	// Content is the content directory; ContentDir is its name for messages
-	// ("content"), joined with each source path.
+	// ("content"), joined with each source path. When ContentDir is the
+	// directory's path, as on the command line, Build refuses an Out that
+	// is or holds it, and skips an Out inside it when reading sources.
 	Content    fs.FS
 	ContentDir string
 	// Out is the output directory; it is replaced whole on success.
@@ -156,16 +158,65 @@ func ctxErr(ctx context.Context, err error) error {
 }
 
 func checkConfig(cfg *Config) error {
+	if _, holds := outputWithin(*cfg); holds {
+		return fmt.Errorf("%w: --out %q would replace the content directory %q; choose an output folder outside it", ErrConfig, cfg.Out, cfg.ContentDir)
+	}
 	if cfg.BaseURL == "" {
 		return nil
 	}
-	if u, err := url.Parse(cfg.BaseURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" || u.Fragment != "" {
-		return fmt.Errorf("%w: --base-url %q: must be an absolute http or https URL such as https://skills.example.com/", ErrConfig, cfg.BaseURL)
+	u, err := url.Parse(cfg.BaseURL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" || u.ForceQuery || u.Fragment != "" || u.User != nil {
+		return fmt.Errorf("%w: --base-url %q: must be an absolute http or https URL such as https://skills.example.com/, without user, query or fragment", ErrConfig, cfg.BaseURL)
 	}
+	cfg.BaseURL = u.String() // escaped: every URL made from it is a valid URI
 	if !strings.HasSuffix(cfg.BaseURL, "/") {
 		cfg.BaseURL += "/"
 	}
 	return nil
+}
+
+// outputWithin places cfg.Out against the content directory cfg.ContentDir:
+// rel is Out's slash-separated path inside the content directory ("" when
+// it is not inside), and holds reports whether Out is the content directory
+// or one of its parents, which the swap would delete.
+func outputWithin(cfg Config) (rel string, holds bool) {
+	if cfg.ContentDir == "" || cfg.Out == "" {
+		return "", false
+	}
+	content, out := realPath(cfg.ContentDir), realPath(cfg.Out)
+	outside := func(r string) bool { return r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) }
+	r, err := filepath.Rel(content, out)
+	switch {
+	case err != nil:
+		return "", false
+	case r == ".":
+		return "", true
+	case outside(r):
+		back, err := filepath.Rel(out, content)
+		return "", err == nil && !outside(back)
+	}
+	return filepath.ToSlash(r), false
+}
+
+// realPath returns p absolute, with the symbolic links of the part of it
+// that exists resolved.
+func realPath(p string) string {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return filepath.Clean(p)
+	}
+	rest := ""
+	for cur := abs; ; {
+		if r, err := filepath.EvalSymlinks(cur); err == nil {
+			return filepath.Join(r, rest)
+		}
+		parent := filepath.Dir(cur)
+		if parent == cur {
+			return abs
+		}
+		rest = filepath.Join(filepath.Base(cur), rest)
+		cur = parent
+	}
 }
 
 // catalog is what the render phase reads: the index in SQLite, the valid
@@ -186,7 +237,8 @@ func load(ctx context.Context, cfg Config) (*catalog, *Result, error) {
 		}
 		return filepath.ToSlash(path.Join(filepath.ToSlash(cfg.ContentDir), p))
 	}
-	files, vs := readSources(cfg.Content, display)
+	skip, _ := outputWithin(cfg)
+	files, vs := readSources(cfg.Content, display, skip)
 	res.Sources = len(files) + len(vs)
 	res.timed("read", &mark)
 	site, svs := readSite(cfg.Content, display)

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	skillcat "github.com/skillcat/skillcat"
 	"go.yaml.in/yaml/v3"
@@ -65,7 +66,10 @@ func splitFrontMatter(data []byte) (yml []byte, ymlLine int, body []byte, bodyLi
 	return nil, 0, nil, 0, fmt.Errorf(`front matter is never closed: add a "---" line after the YAML members`)
 }
 
-var yamlLineRE = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+var (
+	yamlLineRE   = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+	yamlAnchorRE = regexp.MustCompile(`^unknown anchor '(.*)' referenced$`)
+)
 
 // yamlParserErrors are the problems yaml.v3's parser (as opposed to its
 // scanner) reports. It numbers their lines from 0, the scanner's from 1
@@ -122,15 +126,22 @@ func parseFrontMatter(src *skillcat.Source) (root *skillcat.Node, body string, b
 	var doc yaml.Node
 	if err := yaml.Unmarshal(yml, &doc); err != nil {
 		msg := strings.TrimPrefix(err.Error(), "yaml: ")
-		line := ymlLine
+		line, col := ymlLine, 1
 		if m := yamlLineRE.FindStringSubmatch(err.Error()); m != nil {
 			n, _ := strconv.Atoi(m[1])
 			if yamlParserErrors[m[2]] {
 				n++ // yaml.v3 numbers parser (not scanner) errors from 0
 			}
 			line, msg = ymlLine+n-1, m[2]
+		} else if m := yamlAnchorRE.FindStringSubmatch(msg); m != nil {
+			// yaml.v3 gives no position; the first use of the alias is it.
+			if i := bytes.Index(yml, []byte("*"+m[1])); i >= 0 {
+				nl := bytes.LastIndexByte(yml[:i], '\n')
+				line = ymlLine + bytes.Count(yml[:i], []byte("\n"))
+				col = utf8.RuneCount(yml[nl+1:i]) + 1
+			}
 		}
-		return nil, "", 0, fileErr(line, 1, "invalid YAML front matter: "+msg)
+		return nil, "", 0, fileErr(line, col, "invalid YAML front matter: "+msg)
 	}
 	c := converter{lineOffset: ymlLine - 1}
 	if doc.Kind == 0 || len(doc.Content) == 0 {

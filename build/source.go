@@ -39,9 +39,10 @@ func skipped(name string) bool {
 // readSources walks fsys and returns every skill source in path order, and a
 // violation for each that cannot be read: too large, a symbolic link leading
 // outside fsys, a link cycle. display turns a source path into the name
-// shown in messages.
-func readSources(fsys fs.FS, display func(string) string) ([]SourceFile, skillcat.Violations) {
-	r := reader{fsys: fsys, display: display, visited: map[string]bool{}}
+// shown in messages. skip, when not "", is a folder left out (the output
+// directory, when it lies inside the content directory).
+func readSources(fsys fs.FS, display func(string) string, skip string) ([]SourceFile, skillcat.Violations) {
+	r := reader{fsys: fsys, display: display, visited: map[string]bool{}, skip: skip}
 	r.walk(".", 0)
 	sort.Slice(r.files, func(i, j int) bool { return r.files[i].Path < r.files[j].Path })
 	r.vs.Sort()
@@ -54,6 +55,7 @@ type reader struct {
 	files   []SourceFile
 	vs      skillcat.Violations
 	visited map[string]bool // directories entered, by resolved path
+	skip    string          // a folder not to enter, or ""
 }
 
 func (r *reader) fail(p, reason string) {
@@ -87,6 +89,9 @@ func (r *reader) walkAs(dir, real string, depth int) {
 			continue
 		}
 		logical, at := path.Join(dir, name), path.Join(real, name)
+		if r.skip != "" && (logical == r.skip || at == r.skip) {
+			continue
+		}
 		typ := e.Type()
 		if typ&fs.ModeSymlink != 0 {
 			target, isDir, err := r.resolve(at)

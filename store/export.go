@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 )
 
 // exportVersion is the user_version of an exported file: the version of the
@@ -43,10 +44,11 @@ CREATE INDEX skill_tags_tag ON skill_tags (tag, skill_id);
 // path, and the directory must exist.
 //
 // Nothing of a private skill is in the file, not a row, a freed page or a
-// count: the catalog is built anew, in memory, from Listed, so private rows
-// never reach it; rowids are numbered 1, 2, 3, … in id order; and VACUUM INTO
-// writes it to the file packed, with no free page. The same listed skills give a byte-identical file, whatever the private
-// skills and the order they were loaded in.
+// count: the file is new and receives only listed rows, so a private row is
+// never written to it, nothing is ever deleted from it, and rowids are
+// numbered 1, 2, 3, … in id order. The same listed skills give a
+// byte-identical file, whatever the private skills and the order they were
+// loaded in.
 //
 // The file holds skills(id, name, version, capability_type, access, summary,
 // provider_name, descriptor, digest), with descriptor the published JSON as
@@ -60,24 +62,11 @@ func (db *DB) Export(ctx context.Context, path string) error {
 }
 
 func (db *DB) export(ctx context.Context, path string) (err error) {
-	skills, err := db.Listed(ctx, "")
-	if err != nil {
-		return err
-	}
-
-	// Build the catalog in memory from the listed rows alone, then write it
-	// with VACUUM INTO: one pass, no free page, a layout that depends on the
-	// rows alone. The file is made next to path and renamed, so that path is
-	// never half-written.
-	out, err := open(ctx, ":memory:")
-	if err != nil {
-		return err
-	}
-	defer out.Close()
-	if err := writeCatalog(ctx, out, skills); err != nil {
-		return err
-	}
-
+	// The catalog is made in a new file next to path, attached to the
+	// index's connection, and filled with INSERT … SELECT of the listed rows
+	// alone, in id order, so rows stream from one file to the other and
+	// private rows never reach it. A fresh file filled by the same
+	// statements is byte-identical; it is renamed into place when complete.
 	dir, err := filepath.Abs(filepath.Dir(path))
 	if err != nil {
 		return err
@@ -87,7 +76,7 @@ func (db *DB) export(ctx context.Context, path string) (err error) {
 		return err
 	}
 	tmp := f.Name()
-	if err := f.Close(); err != nil { // VACUUM INTO accepts an empty file.
+	if err := f.Close(); err != nil {
 		return err
 	}
 	defer func() {
@@ -95,12 +84,21 @@ func (db *DB) export(ctx context.Context, path string) (err error) {
 			os.Remove(tmp)
 		}
 	}()
-	// tmp is absolute, so never a "file:" URI: SQLite takes it literally.
-	if _, err := out.ExecContext(ctx, "VACUUM INTO ?", tmp); err != nil {
-		return fmt.Errorf("vacuum: %w", err)
-	}
-	if err := out.Close(); err != nil {
+	conn, err := db.db.Conn(ctx)
+	if err != nil {
 		return err
+	}
+	defer conn.Close()
+	// tmp is absolute, so never a "file:" URI: SQLite takes it literally.
+	if _, err := conn.ExecContext(ctx, "ATTACH DATABASE ? AS catalog", tmp); err != nil {
+		return fmt.Errorf("attach: %w", err)
+	}
+	defer conn.ExecContext(context.WithoutCancel(ctx), "DETACH DATABASE catalog")
+	if err := fillCatalog(ctx, conn); err != nil {
+		return err
+	}
+	if _, err := conn.ExecContext(ctx, "DETACH DATABASE catalog"); err != nil {
+		return fmt.Errorf("detach: %w", err)
 	}
 	// A published file: readable by all, whatever CreateTemp chose.
 	if err := os.Chmod(tmp, 0o644); err != nil {
@@ -109,43 +107,39 @@ func (db *DB) export(ctx context.Context, path string) (err error) {
 	return os.Rename(tmp, path)
 }
 
-// writeCatalog creates the export schema in out and inserts skills, in one
-// transaction.
-func writeCatalog(ctx context.Context, out *sql.DB, skills []Skill) error {
-	tx, err := out.BeginTx(ctx, nil)
+// fillCatalog creates the export schema in the attached database "catalog"
+// and copies the listed skills and their tags into it, in one transaction.
+func fillCatalog(ctx context.Context, conn *sql.Conn) error {
+	for _, pragma := range []string{"PRAGMA catalog.journal_mode = OFF", "PRAGMA catalog.synchronous = OFF",
+		"PRAGMA catalog.user_version = " + strconv.Itoa(exportVersion)} {
+		if _, err := conn.ExecContext(ctx, pragma); err != nil {
+			return fmt.Errorf("%s: %w", pragma, err)
+		}
+	}
+	tx, err := conn.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
 	defer tx.Rollback()
-	if _, err := tx.ExecContext(ctx, exportSchema); err != nil {
-		return fmt.Errorf("create schema: %w", err)
+	schema := strings.NewReplacer("CREATE TABLE ", "CREATE TABLE catalog.", "CREATE INDEX ", "CREATE INDEX catalog.").Replace(exportSchema)
+	for _, stmt := range strings.Split(schema, ";") {
+		if strings.TrimSpace(stmt) == "" {
+			continue
+		}
+		if _, err := tx.ExecContext(ctx, stmt); err != nil {
+			return fmt.Errorf("create schema: %w", err)
+		}
 	}
-	insertSkill, err := tx.PrepareContext(ctx, `INSERT INTO skills
+	if _, err := tx.ExecContext(ctx, `INSERT INTO catalog.skills
 	(id, name, version, capability_type, access, summary, provider_name, descriptor, digest)
-	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`)
-	if err != nil {
-		return err
+	SELECT id, name, version, capability_type, access, summary, provider_name, CAST(descriptor AS TEXT), digest
+	FROM main.skills WHERE access <> 'private' ORDER BY id`); err != nil {
+		return fmt.Errorf("copy skills: %w", err)
 	}
-	defer insertSkill.Close()
-	insertTag, err := tx.PrepareContext(ctx, `INSERT INTO skill_tags (skill_id, tag, position) VALUES (?, ?, ?)`)
-	if err != nil {
-		return err
-	}
-	defer insertTag.Close()
-	for _, s := range skills { // ordered by id, so rowids follow ids
-		if _, err := insertSkill.ExecContext(ctx,
-			s.ID, s.Name, s.Version, s.CapabilityType, s.Access,
-			s.Summary, s.ProviderName, string(s.Descriptor), s.Digest); err != nil {
-			return fmt.Errorf("skill %q: %w", s.ID, err)
-		}
-		for pos, tag := range s.Tags {
-			if _, err := insertTag.ExecContext(ctx, s.ID, tag, pos); err != nil {
-				return fmt.Errorf("skill %q: tag %q: %w", s.ID, tag, err)
-			}
-		}
-	}
-	if _, err := tx.ExecContext(ctx, "PRAGMA user_version = "+strconv.Itoa(exportVersion)); err != nil {
-		return err
+	if _, err := tx.ExecContext(ctx, `INSERT INTO catalog.skill_tags (skill_id, tag, position)
+	SELECT t.skill_id, t.tag, t.position FROM main.skill_tags AS t JOIN main.skills AS s ON s.id = t.skill_id
+	WHERE s.access <> 'private' ORDER BY t.skill_id, t.position`); err != nil {
+		return fmt.Errorf("copy tags: %w", err)
 	}
 	return tx.Commit()
 }

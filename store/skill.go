@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
@@ -68,50 +69,126 @@ const (
 // error only for a real failure, such as a capability type or access the
 // schema does not allow; then nothing of skills is loaded.
 func (db *DB) Load(ctx context.Context, skills []Skill) ([]*DuplicateError, error) {
+	l, err := db.NewLoader(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer l.Close()
+	var dups []*DuplicateError
+	for i := range skills {
+		dup, err := l.Add(&skills[i])
+		if err != nil {
+			return nil, err
+		}
+		if dup != nil {
+			dups = append(dups, dup)
+		}
+	}
+	if err := l.Commit(); err != nil {
+		return nil, err
+	}
+	return dups, nil
+}
+
+// Loader inserts skills one at a time in one transaction, so a build can
+// load each skill as soon as it is parsed instead of holding them all.
+// Nothing is visible to queries until Commit.
+type Loader struct {
+	ctx         context.Context
+	tx          *sql.Tx
+	insertSkill *sql.Stmt
+	insertTag   *sql.Stmt
+}
+
+// NewLoader begins a load. Until Commit or Close, the DB serves no other
+// query.
+func (db *DB) NewLoader(ctx context.Context) (*Loader, error) {
 	tx, err := db.db.BeginTx(ctx, nil)
 	if err != nil {
 		return nil, fmt.Errorf("load skills: %w", err)
 	}
-	defer tx.Rollback()
-	insertSkill, err := tx.PrepareContext(ctx, insertSkillSQL)
-	if err != nil {
+	l := &Loader{ctx: ctx, tx: tx}
+	if l.insertSkill, err = tx.PrepareContext(ctx, insertSkillSQL); err != nil {
+		tx.Rollback()
 		return nil, fmt.Errorf("load skills: %w", err)
 	}
-	defer insertSkill.Close()
-	insertTag, err := tx.PrepareContext(ctx, insertTagSQL)
-	if err != nil {
+	if l.insertTag, err = tx.PrepareContext(ctx, insertTagSQL); err != nil {
+		l.insertSkill.Close()
+		tx.Rollback()
 		return nil, fmt.Errorf("load skills: %w", err)
 	}
-	defer insertTag.Close()
+	return l, nil
+}
 
-	var dups []*DuplicateError
-	for i := range skills {
-		s := &skills[i]
-		_, err := insertSkill.ExecContext(ctx,
-			s.ID, s.Name, s.Version, s.CapabilityType, s.Access,
-			s.Summary, s.ProviderName, s.Source, s.Descriptor, s.Digest)
-		if isUniqueViolation(err) {
-			// The failed INSERT wrote nothing and the transaction goes on.
-			var other string
-			if err := tx.QueryRowContext(ctx, holderSQL, s.ID).Scan(&other); err != nil {
-				return nil, fmt.Errorf("load skill %q: find holder of id: %w", s.ID, err)
-			}
-			dups = append(dups, &DuplicateError{ID: s.ID, Source: s.Source, Other: other})
-			continue
+// Add inserts one skill. When its id is already indexed, the UNIQUE
+// constraint rejects it and Add returns a *DuplicateError naming the source
+// that holds the id; the load goes on. The error is for real failures.
+func (l *Loader) Add(s *Skill) (*DuplicateError, error) {
+	_, err := l.insertSkill.ExecContext(l.ctx,
+		s.ID, s.Name, s.Version, s.CapabilityType, s.Access,
+		s.Summary, s.ProviderName, s.Source, s.Descriptor, s.Digest)
+	if isUniqueViolation(err) {
+		// The failed INSERT wrote nothing and the transaction goes on.
+		var other string
+		if err := l.tx.QueryRowContext(l.ctx, holderSQL, s.ID).Scan(&other); err != nil {
+			return nil, fmt.Errorf("load skill %q: find holder of id: %w", s.ID, err)
 		}
-		if err != nil {
-			return nil, fmt.Errorf("load skill %q from %s: %w", s.ID, s.Source, err)
-		}
-		for pos, tag := range s.Tags {
-			if _, err := insertTag.ExecContext(ctx, s.ID, tag, pos); err != nil {
-				return nil, fmt.Errorf("load skill %q from %s: tag %q: %w", s.ID, s.Source, tag, err)
-			}
+		return &DuplicateError{ID: s.ID, Source: s.Source, Other: other}, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("load skill %q from %s: %w", s.ID, s.Source, err)
+	}
+	for pos, tag := range s.Tags {
+		if _, err := l.insertTag.ExecContext(l.ctx, s.ID, tag, pos); err != nil {
+			return nil, fmt.Errorf("load skill %q from %s: tag %q: %w", s.ID, s.Source, tag, err)
 		}
 	}
-	if err := tx.Commit(); err != nil {
-		return nil, fmt.Errorf("load skills: %w", err)
+	return nil, nil
+}
+
+// Commit makes the loaded skills visible.
+func (l *Loader) Commit() error {
+	l.insertSkill.Close()
+	l.insertTag.Close()
+	if err := l.tx.Commit(); err != nil {
+		return fmt.Errorf("load skills: %w", err)
 	}
-	return dups, nil
+	return nil
+}
+
+// Close abandons a load that was not committed; after Commit it does
+// nothing.
+func (l *Loader) Close() error {
+	l.insertSkill.Close()
+	l.insertTag.Close()
+	err := l.tx.Rollback()
+	if errors.Is(err, sql.ErrTxDone) {
+		return nil
+	}
+	return err
+}
+
+// EachDescriptor calls fn with the id and published descriptor bytes of
+// every listed (non-private) skill, in id order, streaming them so that
+// they never all sit in memory. fn must not use the DB.
+func (db *DB) EachDescriptor(ctx context.Context, fn func(id string, descriptor []byte) error) error {
+	rows, err := db.db.QueryContext(ctx, `SELECT id, descriptor FROM skills WHERE access <> 'private' ORDER BY id`)
+	if err != nil {
+		return fmt.Errorf("list descriptors: %w", err)
+	}
+	for rows.Next() {
+		var id string
+		var d []byte
+		if err := rows.Scan(&id, &d); err != nil {
+			rows.Close()
+			return fmt.Errorf("list descriptors: %w", err)
+		}
+		if err := fn(id, d); err != nil {
+			rows.Close()
+			return err
+		}
+	}
+	return closeRows(rows)
 }
 
 // isUniqueViolation reports whether err is SQLite's UNIQUE constraint error.
@@ -127,7 +204,7 @@ func isUniqueViolation(err error) bool {
 // all types. It returns an error for a capabilityType that is not one of
 // plugin, api, knowledge or task.
 func (db *DB) Listed(ctx context.Context, capabilityType string) ([]Skill, error) {
-	skills, err := db.listed(ctx, capabilityType)
+	skills, err := db.listed(ctx, capabilityType, true)
 	if err != nil {
 		if capabilityType == "" {
 			return nil, fmt.Errorf("list skills: %w", err)
@@ -137,13 +214,26 @@ func (db *DB) Listed(ctx context.Context, capabilityType string) ([]Skill, error
 	return skills, nil
 }
 
-func (db *DB) listed(ctx context.Context, capabilityType string) ([]Skill, error) {
+// ListedEntries is Listed without the descriptor bytes: what an index or a
+// list page needs, in a fraction of the memory.
+func (db *DB) ListedEntries(ctx context.Context, capabilityType string) ([]Skill, error) {
+	skills, err := db.listed(ctx, capabilityType, false)
+	if err != nil {
+		return nil, fmt.Errorf("list skills: %w", err)
+	}
+	return skills, nil
+}
+
+func (db *DB) listed(ctx context.Context, capabilityType string, withDescriptors bool) ([]Skill, error) {
 	skillsSQL, tagsSQL, args := listedAllSQL, tagsAllSQL, []any(nil)
 	if capabilityType != "" {
 		if !slices.Contains(capabilityTypes, capabilityType) {
 			return nil, fmt.Errorf("unknown capability type %q", capabilityType)
 		}
 		skillsSQL, tagsSQL, args = listedTypeSQL, tagsTypeSQL, []any{capabilityType}
+	}
+	if !withDescriptors {
+		skillsSQL = strings.Replace(skillsSQL, "descriptor,", "x'' AS descriptor,", 1)
 	}
 	// One transaction, so that the skills and their tags are one snapshot.
 	tx, err := db.db.BeginTx(ctx, nil)
