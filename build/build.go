@@ -16,6 +16,7 @@ package build
 
 import (
 	"context"
+	"os"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -53,14 +54,21 @@ type Config struct {
 	Workers int
 	// Dev adds the live-reload script to every page (skillcat serve only).
 	Dev bool
+	// Cache, when set, is the rebuild cache file: an unchanged source is not
+	// parsed again, an unchanged page not rendered again, and an unchanged
+	// output file not written again. A missing or corrupt cache means a
+	// cold build. Empty means no cache.
+	Cache string
 }
 
 // Result summarizes a build or validation run.
 type Result struct {
 	Sources   int                 // skill sources read
+	Parsed    int                 // sources parsed (the rest came from the cache)
 	Published int                 // skills listed in the index
 	Private   int                 // valid private skills withheld
-	Files     int                 // files written
+	Files     int                 // files written (unchanged ones are not rewritten)
+	UpToDate  bool                // nothing changed since the cached build
 	Warnings  skillcat.Violations // warnings that did not fail the run
 	Duration  time.Duration
 	Phases    []Phase // how long each phase took, in order
@@ -112,9 +120,10 @@ func (e *InvalidError) Unwrap() error { return ErrInvalidContent }
 // content is invalid.
 func Validate(ctx context.Context, cfg Config) (*Result, error) {
 	start := time.Now()
-	cat, res, err := load(ctx, cfg)
+	cfg.Cache = ""
+	cat, res, err := load(ctx, cfg, nil)
 	if cat != nil {
-		cat.db.Close()
+		cat.close()
 	}
 	res.Duration = time.Since(start)
 	return res, err
@@ -127,23 +136,65 @@ func Build(ctx context.Context, cfg Config) (*Result, error) {
 	if err := checkConfig(&cfg); err != nil {
 		return &Result{}, err
 	}
-	cat, res, err := load(ctx, cfg)
+	var cache *store.CacheTx
+	if cfg.Cache != "" {
+		c, err := store.OpenCache(ctx, cfg.Cache, cacheVersion())
+		if err != nil {
+			return &Result{}, fmt.Errorf("cache: %w", ctxErr(ctx, err))
+		}
+		defer c.Close()
+		if cache, err = c.Begin(ctx); err != nil {
+			return &Result{}, fmt.Errorf("cache: %w", ctxErr(ctx, err))
+		}
+		defer cache.Rollback()
+	}
+	res, err := build(ctx, cfg, cache)
+	if err == nil && cache != nil {
+		err = cache.Commit()
+	}
+	res.Duration = time.Since(start)
+	return res, err
+}
+
+func build(ctx context.Context, cfg Config, cache *store.CacheTx) (*Result, error) {
+	keys, err := siteKeys(cfg)
+	if err != nil {
+		return &Result{}, fmt.Errorf("templates: %w", err)
+	}
+	var prev map[string]store.CachedOutput
+	if cache != nil {
+		if prev, err = cache.Outputs(); err != nil {
+			return &Result{}, err
+		}
+		if res, ok := upToDate(ctx, cfg, cache, keys, prev); ok {
+			return res, nil
+		}
+	}
+	cat, res, err := load(ctx, cfg, cache)
 	if err != nil {
 		return res, err
 	}
-	defer cat.db.Close()
+	defer cat.close()
 	mark := time.Now()
-	files, err := render(ctx, cfg, cat)
+	o, err := newOutput(cfg, prev)
 	if err != nil {
+		return res, fmt.Errorf("write %s: %w", cfg.Out, err)
+	}
+	defer o.abandon()
+	if err := render(ctx, cfg, cat, o, keys); err != nil {
 		return res, fmt.Errorf("render: %w", ctxErr(ctx, err))
 	}
-	res.timed("render", &mark)
-	n, err := write(ctx, cfg, cat, files, res)
-	if err != nil {
+	res.timed("render and write", &mark)
+	if err := o.finish(ctx, cat); err != nil {
 		return res, fmt.Errorf("write %s: %w", cfg.Out, ctxErr(ctx, err))
 	}
-	res.Files = n
-	res.Duration = time.Since(start)
+	res.timed("export and swap", &mark)
+	res.Files = o.written
+	if cache != nil {
+		if err := recordBuild(cache, o, keys, cat, res); err != nil {
+			return res, err
+		}
+	}
 	return res, nil
 }
 
@@ -219,16 +270,23 @@ func realPath(p string) string {
 	}
 }
 
-// catalog is what the render phase reads: the index in SQLite, the valid
-// skills by id, and the site's settings.
+// catalog is what the render phase reads: the index in SQLite and the
+// site's settings.
 type catalog struct {
-	db     *store.DB
-	skills map[string]*Skill
-	site   Site
+	db      *store.DB
+	dbPath  string // the index's temporary file
+	site    Site
+	sources []SourceFile
 }
 
-// load runs read → parse → index and fails with every violation.
-func load(ctx context.Context, cfg Config) (*catalog, *Result, error) {
+func (c *catalog) close() {
+	c.db.Close()
+	os.Remove(c.dbPath)
+}
+
+// load runs read → parse → index and fails with every violation. The index
+// is a temporary SQLite file, so a large catalog is not held in memory.
+func load(ctx context.Context, cfg Config, cache *store.CacheTx) (*catalog, *Result, error) {
 	res := &Result{}
 	mark := time.Now()
 	display := func(p string) string {
@@ -243,47 +301,37 @@ func load(ctx context.Context, cfg Config) (*catalog, *Result, error) {
 	res.timed("read", &mark)
 	site, svs := readSite(cfg.Content, display)
 	vs = append(vs, svs...)
-	skills, pvs := parseSources(files, display, cfg.Workers)
-	vs = append(vs, pvs...)
-	res.timed("parse", &mark)
-	if err := ctx.Err(); err != nil {
+
+	f, err := os.CreateTemp("", "skillcat-index-*.sqlite")
+	if err != nil {
+		return nil, res, fmt.Errorf("index: %w", err)
+	}
+	f.Close()
+	cat := &catalog{dbPath: f.Name(), site: site, sources: files}
+	if cat.db, err = store.Open(ctx, cat.dbPath); err != nil {
+		os.Remove(cat.dbPath)
+		return nil, res, fmt.Errorf("index: %w", ctxErr(ctx, err))
+	}
+	fail := func(err error) (*catalog, *Result, error) {
+		cat.close()
+		res.Published, res.Private = 0, 0
 		return nil, res, err
 	}
-	db, err := store.Open(ctx, ":memory:")
+	loader, err := cat.db.NewLoader(ctx)
 	if err != nil {
-		return nil, res, fmt.Errorf("index: %w", ctxErr(ctx, err))
+		return fail(fmt.Errorf("index: %w", ctxErr(ctx, err)))
 	}
-	rows := make([]store.Skill, len(skills))
-	byID := make(map[string]*Skill, len(skills))
-	bySource := make(map[string]*Skill, len(skills))
-	for i, s := range skills {
-		rows[i] = s.row()
-		bySource[s.Source] = s
-	}
-	dups, err := db.Load(ctx, rows)
+	defer loader.Close()
+	pvs, listed, private, parsedN, err := parseSources(ctx, cfg.Content, files, display, cfg.Workers, loader, cache)
 	if err != nil {
-		db.Close()
-		return nil, res, fmt.Errorf("index: %w", ctxErr(ctx, err))
+		return fail(fmt.Errorf("parse and index: %w", ctxErr(ctx, err)))
 	}
-	res.timed("index", &mark)
-	for _, d := range dups {
-		s := bySource[d.Source]
-		vs = append(vs, skillcat.Violation{
-			File: s.Display, Line: s.IDLine, Column: s.IDColumn, Pointer: "/id", Field: "id",
-			Reason:   fmt.Sprintf("id %q is already used by %s; ids must be unique", d.ID, display(d.Other)),
-			Severity: skillcat.SeverityError,
-		})
+	if err := loader.Commit(); err != nil {
+		return fail(fmt.Errorf("index: %w", ctxErr(ctx, err)))
 	}
-	for _, s := range skills {
-		if _, dup := byID[s.Descriptor.ID]; !dup {
-			byID[s.Descriptor.ID] = s
-		}
-		if s.Descriptor.Access == skillcat.Private {
-			res.Private++
-		} else {
-			res.Published++
-		}
-	}
+	res.timed("parse and index", &mark)
+	vs = append(vs, pvs...)
+	res.Published, res.Private, res.Parsed = listed, private, parsedN
 	if cfg.Strict {
 		for i := range vs {
 			vs[i].Severity = skillcat.SeverityError
@@ -291,10 +339,8 @@ func load(ctx context.Context, cfg Config) (*catalog, *Result, error) {
 	}
 	vs.Sort()
 	if vs.HasErrors() {
-		db.Close()
-		res.Published, res.Private = 0, 0
-		return nil, res, &InvalidError{Violations: vs}
+		return fail(&InvalidError{Violations: vs})
 	}
 	res.Warnings = vs
-	return &catalog{db: db, skills: byID, site: site}, res, nil
+	return cat, res, nil
 }

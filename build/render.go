@@ -2,11 +2,11 @@ package build
 
 import (
 	"context"
+	"errors"
 	"encoding/json"
 	"fmt"
 	"io/fs"
 	"runtime"
-	"sort"
 	"strings"
 	"sync"
 
@@ -21,35 +21,36 @@ type File struct {
 	Data []byte
 }
 
-// render produces every output file from the index. Only listed skills
-// (non-private) are ever read back from the store, so nothing of a private
-// skill can reach a file.
-func render(ctx context.Context, cfg Config, cat *catalog) ([]File, error) {
-	listed, err := cat.db.Listed(ctx, "")
+// render produces every output file from the index and hands it to o.
+// Only listed skills (non-private) are ever read back from the store, so
+// nothing of a private skill can reach a file. Skill pages are rendered in
+// parallel from descriptors streamed out of the index, so they never all
+// sit in memory.
+func render(ctx context.Context, cfg Config, cat *catalog, o *output, keys buildKeys) error {
+	listed, err := cat.db.ListedEntries(ctx, "")
 	if err != nil {
-		return nil, fmt.Errorf("query listed skills: %w", err)
+		return fmt.Errorf("query listed skills: %w", err)
 	}
 	counts, err := cat.db.CountByType(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("count skills: %w", err)
+		return fmt.Errorf("count skills: %w", err)
 	}
 	var files []File
 	add := func(path string, data []byte) { files = append(files, File{path, data}) }
 
 	idx, err := encodeIndex(cfg, listed)
 	if err != nil {
-		return nil, fmt.Errorf("well-known index: %w", err)
+		return fmt.Errorf("well-known index: %w", err)
 	}
 	add(".well-known/skills.json", idx)
 	byType := map[string][]store.Skill{}
 	for _, s := range listed {
-		add("skills/"+s.ID+".json", s.Descriptor)
 		byType[s.CapabilityType] = append(byType[s.CapabilityType], s)
 	}
 	for _, t := range skillcat.CapabilityTypes {
 		data, err := encodeIndex(cfg, byType[string(t)])
 		if err != nil {
-			return nil, fmt.Errorf("type index %s: %w", t, err)
+			return fmt.Errorf("type index %s: %w", t, err)
 		}
 		add("types/"+string(t)+".json", data)
 	}
@@ -58,44 +59,128 @@ func render(ctx context.Context, cfg Config, cat *catalog) ([]File, error) {
 	for _, name := range names {
 		data, err := fs.ReadFile(schemas, name)
 		if err != nil {
-			return nil, fmt.Errorf("schema %s: %w", name, err)
+			return fmt.Errorf("schema %s: %w", name, err)
 		}
 		add("schemas/v1/"+name, data)
 	}
 
 	pages, err := newPages(cfg, cat.site)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	search, err := searchIndex(listed)
 	if err != nil {
-		return nil, fmt.Errorf("search index: %w", err)
+		return fmt.Errorf("search index: %w", err)
 	}
 	add("search.json", search)
 	site, err := pages.sitePages(listed, byType, counts)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	files = append(files, site...)
-	skillPages, err := renderSkillPages(ctx, pages, cat, listed, cfg.Workers)
-	if err != nil {
-		return nil, err
-	}
-	files = append(files, skillPages...)
 	assets, err := pages.assets()
 	if err != nil {
-		return nil, err
+		return err
 	}
 	files = append(files, assets...)
-
-	add(".nojekyll", nil)
+	add(".nojekyll", []byte{})
 	add("_headers", headersFile())
 	if cfg.BaseURL != "" {
 		add("sitemap.xml", sitemap(cfg, listed))
 		add("robots.txt", []byte("User-agent: *\nAllow: /\n\nSitemap: "+cfg.BaseURL+"sitemap.xml\n"))
 	}
-	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
-	return files, nil
+	for _, f := range files {
+		if err := o.write(f.Path, f.Data, ""); err != nil {
+			return err
+		}
+	}
+	return renderSkills(ctx, cfg, pages, cat, listed, o, keys)
+}
+
+// renderSkills writes every listed skill's descriptor and page, in
+// parallel, streaming the descriptors out of the index. A page whose
+// descriptor and site are those of the previous build is not rendered.
+func renderSkills(ctx context.Context, cfg Config, p *pages, cat *catalog, listed []store.Skill, o *output, keys buildKeys) error {
+	workers := cfg.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	entries := make(map[string]*store.Skill, len(listed))
+	for i := range listed {
+		entries[listed[i].ID] = &listed[i]
+	}
+	type job struct {
+		id         string
+		descriptor []byte
+	}
+	jobs := make(chan job, workers*2)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var firstErr error
+	fail := func(err error) {
+		mu.Lock()
+		if firstErr == nil {
+			firstErr = err
+		}
+		mu.Unlock()
+	}
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range jobs {
+				if err := renderSkill(p, entries[j.id], j.descriptor, o, keys); err != nil {
+					fail(fmt.Errorf("render skill %q: %w", j.id, err))
+				}
+			}
+		}()
+	}
+	err := cat.db.EachDescriptor(ctx, func(id string, d []byte) error {
+		mu.Lock()
+		failed := firstErr != nil
+		mu.Unlock()
+		if failed {
+			return errStop
+		}
+		select {
+		case jobs <- job{id, d}:
+			return nil
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	})
+	close(jobs)
+	wg.Wait()
+	if firstErr != nil {
+		return firstErr
+	}
+	if err != nil {
+		return err
+	}
+	return ctx.Err()
+}
+
+var errStop = errors.New("stopped")
+
+// renderSkill writes one skill's descriptor and page.
+func renderSkill(p *pages, e *store.Skill, published []byte, o *output, keys buildKeys) error {
+	if err := o.write("skills/"+e.ID+".json", published, e.Digest); err != nil {
+		return err
+	}
+	page := "skills/" + e.ID + "/index.html"
+	key := keys.site + " " + e.Digest
+	if o.fresh(page, key) {
+		return nil
+	}
+	d := new(skillcat.SkillDescriptor)
+	if err := d.UnmarshalJSON(published); err != nil {
+		return fmt.Errorf("decode published descriptor: %w", err)
+	}
+	data, err := p.skillPage(&Skill{Descriptor: d, Published: published, Digest: e.Digest, Summary: e.Summary})
+	if err != nil {
+		return err
+	}
+	return o.write(page, data, key)
 }
 
 // descriptorURL is where an index entry points for a skill: absolute under
@@ -121,76 +206,41 @@ func encodeIndex(cfg Config, skills []store.Skill) ([]byte, error) {
 	return x.Encode()
 }
 
-// searchEntry is one skill in the home page's search data.
+// searchDoc is the home page's search index, search.json: for each listed
+// skill (in id order) what the search box looks at (name, summary, tags,
+// provider) and what the type filter needs. The cards themselves carry the
+// rest, so the index stays small.
+type searchDoc struct {
+	Skills []searchEntry `json:"skills"`
+}
+
+// searchEntry is one skill in the search index.
 type searchEntry struct {
 	ID       string   `json:"id"`
 	Name     string   `json:"name"`
 	Summary  string   `json:"summary"`
 	Type     string   `json:"type"`
-	Access   string   `json:"access"`
-	Version  string   `json:"version"`
 	Provider string   `json:"provider"`
 	Tags     []string `json:"tags"`
 }
 
 // searchIndex is the JSON the home page searches as you type.
 func searchIndex(skills []store.Skill) ([]byte, error) {
-	entries := make([]searchEntry, len(skills))
+	doc := searchDoc{Skills: make([]searchEntry, len(skills))}
 	for i, s := range skills {
 		tags := s.Tags
 		if tags == nil {
 			tags = []string{}
 		}
-		entries[i] = searchEntry{s.ID, s.Name, s.Summary, s.CapabilityType, s.Access, s.Version, s.ProviderName, tags}
+		doc.Skills[i] = searchEntry{s.ID, s.Name, s.Summary, s.CapabilityType, s.ProviderName, tags}
 	}
 	var b strings.Builder
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
-	if err := enc.Encode(entries); err != nil {
+	if err := enc.Encode(doc); err != nil {
 		return nil, err
 	}
 	return []byte(b.String()), nil
-}
-
-// renderSkillPages renders every listed skill's page in parallel.
-func renderSkillPages(ctx context.Context, p *pages, cat *catalog, listed []store.Skill, workers int) ([]File, error) {
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	out := make([]File, len(listed))
-	errs := make([]error, len(listed))
-	var wg sync.WaitGroup
-	next := make(chan int, len(listed))
-	for i := range listed {
-		next <- i
-	}
-	close(next)
-	for w := 0; w < min(workers, len(listed)); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				if ctx.Err() != nil {
-					errs[i] = ctx.Err()
-					continue
-				}
-				s := cat.skills[listed[i].ID]
-				data, err := p.skillPage(s)
-				if err != nil {
-					errs[i] = fmt.Errorf("render skill %q: %w", listed[i].ID, err)
-					continue
-				}
-				out[i] = File{"skills/" + listed[i].ID + "/index.html", data}
-			}
-		}()
-	}
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return nil, err
-		}
-	}
-	return out, nil
 }
 
 // headersFile is the _headers file Netlify and Cloudflare Pages read: JSON

@@ -1,9 +1,12 @@
 package build
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
+	"io/fs"
 	"runtime"
 	"strings"
 	"sync"
@@ -12,61 +15,170 @@ import (
 	"github.com/skillcat/skillcat/store"
 )
 
-// Skill is one valid source after parsing: the descriptor, where it came
-// from, and the bytes it is published as.
+// Skill is one valid skill as the render phase sees it: the descriptor,
+// the bytes it is published as, and what the index says of it.
 type Skill struct {
-	Source     string // path relative to the content directory
-	Display    string // the source's name in messages
 	Descriptor *skillcat.SkillDescriptor
 	Published  []byte // the descriptor as written to /skills/<id>.json
 	Digest     string // "sha256:<hex>" of Published
 	Summary    string
-	IDLine     int // where the id member stands, for duplicate errors
-	IDColumn   int
 }
 
-// parsed is the outcome of parsing one source.
+// parsed is the outcome of parsing one source: its index row when valid,
+// and its violations (warnings included).
 type parsed struct {
-	skill *Skill
-	vs    skillcat.Violations
+	row      *store.Skill
+	vs       skillcat.Violations
+	idLine   int
+	idColumn int
+	cached   bool // taken from the cache, not parsed
 }
 
-// parseSources parses and validates every source, in parallel across
-// workers, and returns the valid skills and every violation (warnings
-// included), each in source order.
-func parseSources(files []SourceFile, display func(string) string, workers int) ([]*Skill, skillcat.Violations) {
+// sourceMeta is what the build keeps in memory of each valid source once
+// its row is in the index.
+type sourceMeta struct {
+	path, display    string
+	idLine, idColumn int
+}
+
+// parseSources parses and validates every source in parallel, reusing the
+// cache's result for a source whose size and time, or bytes, are unchanged,
+// and loads each valid one into the index as soon as its turn comes, in
+// source order (so which of two sources claiming one id is the duplicate
+// never depends on timing). It returns every violation, the index's
+// duplicates as violations, and how many valid sources were private and
+// listed.
+func parseSources(ctx context.Context, fsys fs.FS, files []SourceFile, display func(string) string,
+	workers int, loader *store.Loader, cache *store.CacheTx) (vs skillcat.Violations, listed, private, parsedN int, err error) {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	results := make([]parsed, len(files))
-	var wg sync.WaitGroup
-	next := make(chan int, len(files))
-	for i := range files {
-		next <- i
+	type result struct {
+		i int
+		p parsed
 	}
-	close(next)
+	next := make(chan int)
+	results := make(chan result, workers*2)
+	var wg sync.WaitGroup
 	for w := 0; w < min(workers, len(files)); w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				results[i] = parseSource(files[i], display(files[i].Path))
+				results <- result{i, parseCached(fsys, &files[i], display(files[i].Path), cache)}
 			}
 		}()
 	}
-	wg.Wait()
-	var skills []*Skill
-	var vs skillcat.Violations
-	for _, r := range results {
-		vs = append(vs, r.vs...)
-		if r.skill != nil {
-			skills = append(skills, r.skill)
+	go func() {
+		defer close(next)
+		for i := range files {
+			select {
+			case next <- i:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	go func() {
+		wg.Wait()
+		close(results)
+	}()
+
+	// Load in source order: hold results that arrive early.
+	pending := map[int]parsed{}
+	metas := map[string]sourceMeta{}
+	want := 0
+	for r := range results {
+		pending[r.i] = r.p
+		for {
+			p, ok := pending[want]
+			if !ok {
+				break
+			}
+			delete(pending, want)
+			f := files[want]
+			want++
+			if err != nil {
+				continue // drain
+			}
+			vs = append(vs, p.vs...)
+			if !p.cached {
+				parsedN++
+			}
+			if p.row == nil {
+				continue
+			}
+			dup, lerr := loader.Add(p.row)
+			if lerr != nil {
+				err = lerr
+				continue
+			}
+			meta := sourceMeta{path: f.Path, display: display(f.Path), idLine: p.idLine, idColumn: p.idColumn}
+			if dup != nil {
+				vs = append(vs, skillcat.Violation{
+					File: meta.display, Line: meta.idLine, Column: meta.idColumn, Pointer: "/id", Field: "id",
+					Reason:   fmt.Sprintf("id %q is already used by %s; ids must be unique", dup.ID, metas[dup.Other].display),
+					Severity: skillcat.SeverityError,
+				})
+				continue
+			}
+			metas[f.Path] = meta
+			if p.row.Access == string(skillcat.Private) {
+				private++
+			} else {
+				listed++
+			}
 		}
 	}
-	return skills, vs
+	if err == nil {
+		err = ctx.Err()
+	}
+	return vs, listed, private, parsedN, err
 }
 
-// parseSource parses one .json or .md source into a Skill.
+// parseCached returns the cache's result for an unchanged source, and
+// otherwise parses it (recording a valid result in the cache).
+func parseCached(fsys fs.FS, f *SourceFile, name string, cache *store.CacheTx) parsed {
+	var prev store.CachedSource
+	var have bool
+	if cache != nil {
+		var err error
+		if prev, have, err = cache.Source(f.Path); err != nil {
+			have = false
+		}
+		if have && prev.Size == f.size && prev.ModTime == f.modTime {
+			return fromCache(prev)
+		}
+	}
+	if err := f.load(fsys); err != nil {
+		return parsed{vs: skillcat.Violations{{File: name, Line: 1, Column: 1, Field: skillcat.FileField,
+			Reason: err.Error(), Severity: skillcat.SeverityError}}}
+	}
+	defer func() { f.Data = nil }() // the bytes are not needed again
+	sum := sha256.Sum256(f.Data)
+	hash := hex.EncodeToString(sum[:])
+	if have && prev.Hash == hash {
+		prev.Size, prev.ModTime = f.size, f.modTime
+		_ = cache.PutSource(&prev)
+		return fromCache(prev)
+	}
+	p := parseSource(*f, name)
+	if cache != nil && p.row != nil {
+		warnings, _ := json.Marshal(p.vs)
+		_ = cache.PutSource(&store.CachedSource{Path: f.Path, Size: f.size, ModTime: f.modTime, Hash: hash,
+			Skill: *p.row, Warnings: warnings, IDLine: p.idLine, IDColumn: p.idColumn})
+	}
+	return p
+}
+
+func fromCache(c store.CachedSource) parsed {
+	var vs skillcat.Violations
+	_ = json.Unmarshal(c.Warnings, &vs)
+	row := c.Skill
+	return parsed{row: &row, vs: vs, idLine: c.IDLine, idColumn: c.IDColumn, cached: true}
+}
+
+// parseSource parses one .json or .md source into its index row.
 func parseSource(f SourceFile, name string) parsed {
 	src := &skillcat.Source{Name: name, Data: f.Data}
 	var root *skillcat.Node
@@ -95,32 +207,20 @@ func parseSource(f SourceFile, name string) parsed {
 		return parsed{vs: vs}
 	}
 	sum := sha256.Sum256(published)
-	s := &Skill{
-		Source:     f.Path,
-		Display:    name,
-		Descriptor: d,
-		Published:  published,
-		Digest:     "sha256:" + hex.EncodeToString(sum[:]),
-		Summary:    Summarize(d.Description),
-	}
-	s.IDLine, s.IDColumn = src.Position(root.Get("id"))
-	return parsed{skill: s, vs: vs}
-}
-
-// row returns the store row of a skill.
-func (s *Skill) row() store.Skill {
-	d := s.Descriptor
-	return store.Skill{
+	row := &store.Skill{
 		ID:             d.ID,
 		Name:           d.Name,
 		Version:        d.Version,
 		CapabilityType: string(d.CapabilityType),
 		Access:         string(d.Access),
-		Summary:        s.Summary,
+		Summary:        Summarize(d.Description),
 		ProviderName:   d.Provider.Name,
 		Tags:           d.Tags,
-		Source:         s.Source,
-		Descriptor:     s.Published,
-		Digest:         s.Digest,
+		Source:         f.Path,
+		Descriptor:     published,
+		Digest:         "sha256:" + hex.EncodeToString(sum[:]),
 	}
+	p := parsed{row: row, vs: vs}
+	p.idLine, p.idColumn = src.Position(root.Get("id"))
+	return p
 }

@@ -69,7 +69,13 @@ type schemaRow struct {
 	Default     string
 	Enum        []string
 	Description string
-	Constraints []string
+	Constraints []constraint
+}
+
+// constraint is one validation rule in words, with the value shown as code
+// where it is one ("matches" + a pattern).
+type constraint struct {
+	Text, Code string
 }
 
 // exampleTimes are the fixed timestamps of example responses, so pages do
@@ -450,39 +456,51 @@ func (w *schemaWalker) rowOf(sch *skillcat.Node, name, parent string, depth int,
 }
 
 // constraints lists a schema's validation keywords in words.
-func constraints(sch *skillcat.Node) []string {
-	var cons []string
-	for _, k := range []struct{ key, label string }{
-		{"minimum", "≥ "}, {"exclusiveMinimum", "> "}, {"maximum", "≤ "}, {"exclusiveMaximum", "< "},
-		{"multipleOf", "multiple of "}, {"minLength", "at least %s characters"}, {"maxLength", "at most %s characters"},
-		{"pattern", "matches "}, {"minItems", "at least %s items"}, {"maxItems", "at most %s items"},
-		{"minProperties", "at least %s members"}, {"maxProperties", "at most %s members"},
-	} {
-		v := sch.Get(k.key)
+func constraints(sch *skillcat.Node) []constraint {
+	var cons []constraint
+	num := func(key string) (string, bool) {
+		v := sch.Get(key)
 		if v == nil {
-			continue
+			return "", false
 		}
-		val := string(v.AppendJSON(nil))
-		if v.Kind == skillcat.String {
-			val = v.Text
-		}
-		if strings.Contains(k.label, "%s") {
-			cons = append(cons, fmt.Sprintf(k.label, val))
-		} else {
-			cons = append(cons, k.label+val)
+		return string(v.AppendJSON(nil)), true
+	}
+	count := func(key, format, one, many string) {
+		if v, ok := num(key); ok {
+			noun := many
+			if v == "1" {
+				noun = one
+			}
+			cons = append(cons, constraint{Text: fmt.Sprintf(format, v, noun)})
 		}
 	}
+	for _, k := range []struct{ key, label string }{
+		{"minimum", "≥ "}, {"exclusiveMinimum", "> "}, {"maximum", "≤ "}, {"exclusiveMaximum", "< "}, {"multipleOf", "a multiple of "},
+	} {
+		if v, ok := num(k.key); ok {
+			cons = append(cons, constraint{Text: k.label + v})
+		}
+	}
+	count("minLength", "at least %s %s", "character", "characters")
+	count("maxLength", "at most %s %s", "character", "characters")
+	if p := sch.Get("pattern"); p != nil && p.Kind == skillcat.String {
+		cons = append(cons, constraint{Text: "matches", Code: p.Text})
+	}
+	count("minItems", "at least %s %s", "item", "items")
+	count("maxItems", "at most %s %s", "item", "items")
+	count("minProperties", "at least %s %s", "member", "members")
+	count("maxProperties", "at most %s %s", "member", "members")
 	if u := sch.Get("uniqueItems"); u != nil && u.Text == "true" {
-		cons = append(cons, "unique items")
+		cons = append(cons, constraint{Text: "unique items"})
 	}
 	if ap := sch.Get("additionalProperties"); ap != nil && ap.Kind == skillcat.Bool && ap.Text == "false" {
-		cons = append(cons, "no other members")
+		cons = append(cons, constraint{Text: "no other members"})
 	}
 	if ro := sch.Get("readOnly"); ro != nil && ro.Text == "true" {
-		cons = append(cons, "read-only")
+		cons = append(cons, constraint{Text: "read-only"})
 	}
 	if dep := sch.Get("deprecated"); dep != nil && dep.Text == "true" {
-		cons = append(cons, "deprecated")
+		cons = append(cons, constraint{Text: "deprecated"})
 	}
 	return cons
 }

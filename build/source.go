@@ -17,11 +17,32 @@ const MaxSourceSize = 1 << 20
 // maxLinkHops bounds how many symbolic links one path may pass through.
 const maxLinkHops = 40
 
-// SourceFile is one skill source as read: its slash-separated path relative
-// to the content directory and its bytes.
+// SourceFile is one skill source as found: its slash-separated path
+// relative to the content directory, where to read it in the file system
+// (the same path, unless a symbolic link led there), and its size and
+// modification time. Data is read when the source is parsed.
 type SourceFile struct {
-	Path string
-	Data []byte
+	Path    string
+	Data    []byte // nil until loaded
+	at      string
+	size    int64
+	modTime int64
+}
+
+// load reads the source's bytes, checking the size limit again.
+func (f *SourceFile) load(fsys fs.FS) error {
+	if f.Data != nil {
+		return nil
+	}
+	data, err := fs.ReadFile(fsys, f.at)
+	if err != nil {
+		return errors.New("cannot read file: " + plainErr(err))
+	}
+	if len(data) > MaxSourceSize {
+		return fmt.Errorf("file is over the %d-byte limit for a skill source", MaxSourceSize)
+	}
+	f.Data = data
+	return nil
 }
 
 // isSourceName reports whether a file name is a skill source by its
@@ -184,16 +205,7 @@ func (r *reader) read(logical, at string) {
 		r.fail(logical, fmt.Sprintf("file is %d bytes, over the %d-byte limit for a skill source", info.Size(), MaxSourceSize))
 		return
 	}
-	data, err := fs.ReadFile(r.fsys, at)
-	if err != nil {
-		r.fail(logical, "cannot read file: "+plainErr(err))
-		return
-	}
-	if len(data) > MaxSourceSize {
-		r.fail(logical, fmt.Sprintf("file is over the %d-byte limit for a skill source", MaxSourceSize))
-		return
-	}
-	r.files = append(r.files, SourceFile{Path: logical, Data: data})
+	r.files = append(r.files, SourceFile{Path: logical, at: at, size: info.Size(), modTime: info.ModTime().UnixNano()})
 }
 
 // plainErr strips the operation and path that fs errors repeat.

@@ -239,6 +239,13 @@ func (t *CacheTx) SetMeta(name, value string) error {
 	return err
 }
 
+// KeepSources marks every cached source as still present, for a build that
+// found nothing changed and looked at none.
+func (t *CacheTx) KeepSources() error {
+	_, err := t.tx.ExecContext(t.ctx, `INSERT OR IGNORE INTO seen (path) SELECT path FROM sources`)
+	return err
+}
+
 // Commit drops the sources this build did not see and makes the update
 // the cache.
 func (t *CacheTx) Commit() error {

@@ -2,6 +2,9 @@ package store
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"io"
 	"database/sql"
 	"errors"
 	"fmt"
@@ -166,6 +169,24 @@ func (l *Loader) Close() error {
 		return nil
 	}
 	return err
+}
+
+// ListedKey returns a digest of everything Export would write: the listed
+// skills' rows and tags. Equal keys mean equal exports.
+func (db *DB) ListedKey(ctx context.Context) (string, error) {
+	skills, err := db.ListedEntries(ctx, "")
+	if err != nil {
+		return "", err
+	}
+	h := sha256.New()
+	for _, s := range skills {
+		for _, f := range []string{s.ID, s.Name, s.Version, s.CapabilityType, s.Access, s.Summary, s.ProviderName, s.Digest, strings.Join(s.Tags, "\x00")} {
+			io.WriteString(h, f)
+			h.Write([]byte{0})
+		}
+		h.Write([]byte{1})
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
 // EachDescriptor calls fn with the id and published descriptor bytes of

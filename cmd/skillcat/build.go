@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/skillcat/skillcat/build"
@@ -22,6 +23,9 @@ func runBuild(ctx context.Context, e *env, args []string) int {
 	strict := fs.Bool("strict", false, "treat warnings as errors")
 	quiet := fs.Bool("quiet", false, "print nothing but problems")
 	templates := fs.String("templates", "", "a `directory` of templates and assets overriding the built-in ones")
+	cache := fs.String("cache", "", "the rebuild cache `file` (default .cache/skillcat/<out>.sqlite beside the output)")
+	noCache := fs.Bool("no-cache", false, "build everything from scratch and keep no cache")
+	verbose := fs.Bool("v", false, "print how long each phase took")
 	if code := parseFlags(e, fs, args); code >= 0 {
 		return code
 	}
@@ -40,6 +44,13 @@ func runBuild(ctx context.Context, e *env, args []string) int {
 	cfg := build.Config{
 		Content: os.DirFS(*content), ContentDir: *content, Out: *out,
 		BaseURL: *baseURL, Strict: *strict, Time: date,
+	}
+	if !*noCache {
+		cfg.Cache = *cache
+		if cfg.Cache == "" {
+			clean := filepath.Clean(*out)
+			cfg.Cache = filepath.Join(filepath.Dir(clean), ".cache", "skillcat", filepath.Base(clean)+".sqlite")
+		}
 	}
 	if *templates != "" {
 		if _, err := os.Stat(*templates); err != nil {
@@ -66,9 +77,17 @@ func runBuild(ctx context.Context, e *env, args []string) int {
 		return exitInternal
 	}
 	printViolations(e, "text", res.Warnings)
-	if !*quiet {
-		fmt.Fprintf(e.stdout, "skillcat: built %s in %s: %s read, %s published, %s withheld, %s written\n",
-			*out, res.Duration.Round(time.Millisecond), plural(res.Sources, "source"), plural(res.Published, "skill"),
+	if *verbose {
+		for _, p := range res.Phases {
+			fmt.Fprintf(e.stderr, "  %-18s %s\n", p.Name, p.Duration.Round(time.Millisecond))
+		}
+	}
+	if !*quiet && res.UpToDate {
+		fmt.Fprintf(e.stdout, "skillcat: %s is up to date (%s, %s published; checked in %s)\n",
+			*out, plural(res.Sources, "source"), plural(res.Published, "skill"), res.Duration.Round(time.Millisecond))
+	} else if !*quiet {
+		fmt.Fprintf(e.stdout, "skillcat: built %s in %s: %s read (%d parsed), %s published, %s withheld, %s written\n",
+			*out, res.Duration.Round(time.Millisecond), plural(res.Sources, "source"), res.Parsed, plural(res.Published, "skill"),
 			plural(res.Private, "private skill"), plural(res.Files, "file"))
 	}
 	return exitOK
