@@ -146,9 +146,18 @@ func (n *Node) AppendJSON(b []byte) []byte {
 		return append(b, ']')
 	}
 	b = append(b, '{')
+	// Of duplicate names only the last is written. A large object looks
+	// them up in a map, so that writing it stays linear.
+	var last map[string]int
+	if len(n.Members) > 16 {
+		last = make(map[string]int, len(n.Members))
+		for i, m := range n.Members {
+			last[m.Name] = i
+		}
+	}
 	first := true
 	for i, m := range n.Members {
-		if n.lastIndex(m.Name) != i {
+		if last != nil && last[m.Name] != i || last == nil && n.lastIndex(m.Name) != i {
 			continue
 		}
 		if !first {
@@ -473,6 +482,7 @@ func (p *parser) str() (string, error) {
 			case 't':
 				buf = append(buf, '\t')
 			case 'u':
+				esc := p.i - 2 // the backslash: surrogate errors point at the escape
 				r, err := p.hex4()
 				if err != nil {
 					return "", err
@@ -488,13 +498,13 @@ func (p *parser) str() (string, error) {
 						if r2 >= 0xDC00 && r2 < 0xE000 {
 							r = (r-0xD800)<<10 | (r2 - 0xDC00) + 0x10000
 						} else {
-							return "", p.errorf("invalid surrogate pair in string escape")
+							return "", &SyntaxError{Offset: esc, Msg: "invalid surrogate pair in string escape"}
 						}
 					} else {
-						return "", p.errorf("lone surrogate \\u%04x in string escape", r)
+						return "", &SyntaxError{Offset: esc, Msg: fmt.Sprintf("lone surrogate \\u%04x in string escape", r)}
 					}
 				} else if r >= 0xDC00 && r < 0xE000 {
-					return "", p.errorf("lone surrogate \\u%04x in string escape", r)
+					return "", &SyntaxError{Offset: esc, Msg: fmt.Sprintf("lone surrogate \\u%04x in string escape", r)}
 				}
 				buf = utf8.AppendRune(buf, rune(r))
 			default:

@@ -706,7 +706,7 @@ func checkOutOfOrder(t *rapid.T, r map[string]any) {
 		return // only created_at: nothing to put out of order
 	}
 	data := drawBytes(t, r)
-	want := fmt.Sprintf("must not be earlier than timestamps.%s (%s); got %s", prevName, parse(prevName).Format(time.RFC3339Nano), quoteJSON(ts[member].(string)))
+	want := fmt.Sprintf("must not be earlier than timestamps.%s (%s); got %s", prevName, shown(ts[prevName].(string)), shown(ts[member].(string)))
 	got, vs := skillcat.ParseResponse("response.json", data)
 	if got != nil {
 		t.Fatalf("ParseResponse with %s before %s: got a response, want an error; response:\n%s", member, prevName, short(data))
@@ -758,7 +758,7 @@ func TestProperty09ProtocolVersion(t *testing.T) {
 		if match {
 			parts := strings.Split(s, ".")
 			major.SetString(parts[0], 10)
-			if fitsUint64(parts) && v.String() != s {
+			if v.String() != s {
 				t.Fatalf("ParseVersion(%q).String(): got %q, want %q", s, v.String(), s)
 			}
 		}
@@ -841,7 +841,7 @@ func TestProperty10IncompatibleVersions(t *testing.T) {
 		incompatible := rapid.Bool().Draw(t, "incompatible")
 		if incompatible {
 			major = rapid.OneOf(rapid.Map(rapid.IntRange(2, 1000), strconv.Itoa), rapid.Map(rapid.Uint64Min(2), func(u uint64) string { return strconv.FormatUint(u, 10) }),
-				rapid.Just("123456789012345678901234567890")).Draw(t, "major")
+				rapid.Just("123456789012345678901234567890"), rapid.Just("18446744073709551616")).Draw(t, "major")
 		} else {
 			major = rapid.SampledFrom([]string{"0", "1"}).Draw(t, "major")
 		}
@@ -870,14 +870,7 @@ func TestProperty10IncompatibleVersions(t *testing.T) {
 		if d != nil {
 			t.Fatalf("protocol.version %q: got a descriptor, want an error", version)
 		}
-		want := "incompatible protocol version " + version + " (supported: 1.x)"
-		if !fitsUint64(strings.Split(version, ".")) {
-			want = "" // the reason names the version as parsed; checked below
-		}
-		v := onlyViolation(t, vs, "/protocol/version", "protocol.version", want, data)
-		if want == "" && (!strings.HasPrefix(v.Reason, "incompatible protocol version ") || !strings.HasSuffix(v.Reason, " (supported: 1.x)")) {
-			t.Fatalf("got reason %q, want an incompatible protocol version naming 1.x", v.Reason)
-		}
+		onlyViolation(t, vs, "/protocol/version", "protocol.version", "incompatible protocol version "+version+" (supported: 1.x)", data)
 		if !errors.Is(vs.Err(), skillcat.ErrIncompatibleVersion) {
 			t.Fatalf("errors.Is(vs.Err(), ErrIncompatibleVersion): got false for %v", vs.Err())
 		}

@@ -16,11 +16,11 @@ package build
 
 import (
 	"context"
-	"os"
 	"errors"
 	"fmt"
 	"io/fs"
 	"net/url"
+	"os"
 	"path"
 	"path/filepath"
 	"strings"

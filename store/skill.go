@@ -3,11 +3,11 @@ package store
 import (
 	"context"
 	"crypto/sha256"
-	"encoding/hex"
-	"io"
 	"database/sql"
+	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 

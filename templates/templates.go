@@ -1,11 +1,34 @@
 // Package templates holds the catalog's page templates (html/template) and
 // static assets, embedded in the binary.
 //
-// Page templates: home.html, skill.html, type.html and 404.html, each a whole
-// document named after its file. Every other *.html file is a partial shared
-// by all pages (head, header, footer, skill list). Files under assets/ are
-// copied to /assets/ in the output. A site overrides any of them by shipping
-// a file of the same name (see Overlay).
+// # Files
+//
+// Page templates: home.html, skill.html, type.html and 404.html, each
+// defining a whole document under its own file name. Every other *.html file
+// is a partial shared by all pages: partials.html defines "head" (doctype to
+// the site header), "foot" (site footer to </html>), "skill-list" (cards)
+// and "mark" (the default logo). Files under assets/ are copied to /assets/
+// in the output: style.css, app.js (search, type filter, copy buttons),
+// favicon.svg, and livereload.js (skillcat serve only). The build adds
+// assets/highlight.css, the code colours, unless the site ships its own.
+//
+// # Overriding
+//
+// A site overrides any file by shipping one of the same name in the
+// directory given to `skillcat build --templates DIR` (see Overlay):
+// DIR/assets/style.css restyles the catalog, DIR/skill.html replaces the
+// skill page, DIR/assets/logo.svg adds a file that _index.md's logo can name.
+//
+// # Rules every template keeps
+//
+//   - The pages are served under a strict Content-Security-Policy
+//     (build.ContentSecurityPolicy): no inline <script> or <style>, no event
+//     handler attributes, no style= attributes, nothing from other origins.
+//   - Links are relative to the page: prefix site paths with {{.Root}}, so a
+//     site works under a sub-path. On the 404 page Root is "/" or the base URL.
+//   - Element ids must not collide with heading ids in descriptions: use the
+//     ones build.ReservedIDs lists (and example-1, example-2, …).
+//   - Private skills never reach a template; counts are of listed skills.
 package templates
 
 import (
