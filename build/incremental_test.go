@@ -1,0 +1,160 @@
+package build_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/skillcat/skillcat/build"
+	"github.com/skillcat/skillcat/synth"
+	"pgregory.net/rapid"
+)
+
+// TestIncrementalEqualsCold checks the rebuild cache: after any sequence of
+// edits (renames, new and removed skills, a skill turned private, a broken
+// source, a touched file, new site settings), a build with the cache
+// produces exactly the tree a cold build does, rewrites only files whose
+// bytes changed, and a failed build leaves output and cache as they were.
+func TestIncrementalEqualsCold(t *testing.T) {
+	rapid.Check(t, func(rt *rapid.T) {
+		dir := t.TempDir()
+		content := filepath.Join(dir, "content")
+		const n = 6
+		if err := synth.Write(content, n, 7); err != nil {
+			rt.Fatal(err)
+		}
+		cached := filepath.Join(dir, "cached")
+		cacheFile := filepath.Join(dir, "cache.sqlite")
+		cfg := func(out, cache string) build.Config {
+			return build.Config{Content: os.DirFS(content), ContentDir: content, Out: out, Cache: cache, Workers: 2}
+		}
+		if _, err := build.Build(context.Background(), cfg(cached, cacheFile)); err != nil {
+			rt.Fatalf("first build: %v", err)
+		}
+		steps := rapid.IntRange(1, 3).Draw(rt, "steps")
+		for s := 0; s < steps; s++ {
+			before := snapshot(rt, cached)
+			undo := edit(rt, content, n)
+			res, err := build.Build(context.Background(), cfg(cached, cacheFile))
+			if undo != nil {
+				undo()
+				var invalid *build.InvalidError
+				if !errors.As(err, &invalid) {
+					rt.Fatalf("build of broken content: got %v, want an InvalidError", err)
+				}
+				if after := snapshot(rt, cached); !equalTrees(before, after) {
+					rt.Fatalf("a failed build changed the output")
+				}
+				continue
+			}
+			if err != nil {
+				rt.Fatalf("incremental build: %v", err)
+			}
+			cold := filepath.Join(dir, "cold")
+			os.RemoveAll(cold)
+			if _, err := build.Build(context.Background(), cfg(cold, "")); err != nil {
+				rt.Fatalf("cold build: %v", err)
+			}
+			got, want := snapshot(rt, cached), snapshot(rt, cold)
+			if !equalTrees(got, want) {
+				for p, h := range want {
+					if got[p] != h {
+						rt.Errorf("%s differs from the cold build", p)
+					}
+				}
+				for p := range got {
+					if _, ok := want[p]; !ok {
+						rt.Errorf("%s is left over; the cold build has no such file", p)
+					}
+				}
+				rt.FailNow()
+			}
+			changed := 0
+			for p, h := range got {
+				if before[p] != h && !strings.HasPrefix(h, "dir ") {
+					changed++
+				}
+			}
+			if res.Files < changed || (changed == 0 && res.Files != 0) {
+				rt.Fatalf("files written: got %d, want %d changed files written", res.Files, changed)
+			}
+		}
+	})
+}
+
+// edit changes the content at random; when it leaves it invalid, it
+// returns a function that restores it.
+func edit(t *rapid.T, content string, n int) (undo func()) {
+	name := filepath.Join(content, synth.Name(rapid.IntRange(0, n-1).Draw(t, "skill")))
+	data, err := os.ReadFile(name)
+	if errors.Is(err, os.ErrNotExist) {
+		data = nil
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	// File times have a granularity; make every edit visible to size or time.
+	later := time.Now().Add(time.Duration(rapid.IntRange(1, 1000).Draw(t, "ms")) * time.Millisecond)
+	write := func(b []byte) {
+		if err := os.WriteFile(name, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		os.Chtimes(name, later, later)
+	}
+	switch op := rapid.IntRange(0, 6).Draw(t, "op"); {
+	case data == nil || op == 0: // a new (or restored) skill
+		i := rapid.IntRange(0, n-1).Draw(t, "new")
+		name = filepath.Join(content, "added", synth.Name(i))
+		os.MkdirAll(filepath.Dir(name), 0o755)
+		_, src := synth.Source(i, 99)
+		src = addedIDRE.ReplaceAll(src, []byte("${1}added-"))
+		write(src)
+	case op == 1: // removed
+		os.Remove(name)
+	case op == 2: // renamed
+		write(replaceName(data))
+	case op == 3: // private
+		write(bytes.Replace(bytes.Replace(data, []byte(`"public"`), []byte(`"private"`), 1), []byte("access: public"), []byte("access: private"), 1))
+	case op == 4: // broken
+		write(append([]byte("{"), data...))
+		return func() { write(data) }
+	case op == 5: // touched, same bytes
+		os.Chtimes(name, later, later)
+	case op == 6: // new site settings
+		site := filepath.Join(content, "_index.md")
+		os.WriteFile(site, []byte("---\ntitle: \"Catalog "+rapid.StringMatching(`[a-z]{1,8}`).Draw(t, "title")+"\"\n---\nHello.\n"), 0o644)
+	}
+	return nil
+}
+
+// replaceName changes a source's name member, in JSON or YAML.
+func replaceName(data []byte) []byte {
+	s := string(data)
+	for _, key := range []string{`"name": "`, "\nname: "} {
+		if i := strings.Index(s, key); i >= 0 {
+			return []byte(s[:i+len(key)] + "Renamed " + s[i+len(key):])
+		}
+	}
+	return data
+}
+
+// addedIDRE finds a source's id member, JSON or YAML, to give an added
+// skill an id of its own.
+var addedIDRE = regexp.MustCompile(`(?m)((?:^|")id"?: "?)`)
+
+func equalTrees(a, b map[string]string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for p, h := range a {
+		if b[p] != h {
+			return false
+		}
+	}
+	return true
+}
