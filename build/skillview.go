@@ -134,7 +134,7 @@ func (p *pages) skillPage(s *Skill) ([]byte, error) {
 
 // highlightJSON returns JSON text as highlighted HTML (no trailing newline).
 func highlightJSON(data []byte) template.HTML {
-	return template.HTML(highlightCode("json", strings.TrimRight(string(data), "\n")))
+	return highlightJSONText(strings.TrimRight(string(data), "\n"))
 }
 
 // exampleOf builds a ready InvocationRequest for an example and, when it
