@@ -78,7 +78,7 @@ var schemaCache = struct {
 }{m: map[string]*SkillSchema{}}
 
 // maxCachedSchemas bounds the cache; it starts over when full.
-const maxCachedSchemas = 4096
+const maxCachedSchemas = 256
 
 // compileSkillSchema compiles the schema node n found at path of src.
 func compileSkillSchema(src *Source, root *Node, path Path, member string) (*SkillSchema, Violations) {

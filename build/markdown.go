@@ -2,6 +2,7 @@ package build
 
 import (
 	"bytes"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -12,7 +13,6 @@ import (
 	"github.com/alecthomas/chroma/v2/lexers"
 	"github.com/alecthomas/chroma/v2/styles"
 	"github.com/yuin/goldmark"
-	highlighting "github.com/yuin/goldmark-highlighting/v2"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
 	east "github.com/yuin/goldmark/extension/ast"
@@ -29,7 +29,7 @@ const MaxSummary = 200
 // markdown renders descriptions and the site intro: CommonMark with GitHub's
 // tables, strikethrough, autolinks and task lists, fenced code highlighted at
 // build time (chroma, CSS classes only: the pages run under a CSP without
-// inline styles), and headings with anchors. Raw HTML is shown as text, never
+// inline styles; see highlightCode), and headings with anchors. Raw HTML is shown as text, never
 // passed through; links keep only http, https and mailto targets (or
 // relative ones), so javascript: and friends are dropped with their text
 // kept; images become links (the CSP allows no images from elsewhere).
@@ -39,9 +39,6 @@ var markdown = goldmark.New(
 		extension.Strikethrough,
 		extension.Linkify,
 		extension.TaskList,
-		highlighting.NewHighlighting(
-			highlighting.WithFormatOptions(chromahtml.WithClasses(true), chromahtml.WithPreWrapper(codePre{})),
-		),
 	),
 	goldmark.WithParserOptions(
 		parser.WithASTTransformers(util.Prioritized(pageTransformer{}, 100)),
@@ -155,7 +152,8 @@ func (pageTransformer) Transform(doc *ast.Document, reader text.Reader, pc parse
 
 // safeRenderer renders the nodes whose default HTML would be unsafe or break
 // the CSP: raw HTML (as text), links and images (allow-listed targets),
-// headings (with an anchor) and task list check boxes (labelled).
+// headings (with an anchor), fenced code (highlighted with classes) and task
+// list check boxes (labelled).
 type safeRenderer struct{}
 
 func (safeRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
@@ -283,6 +281,31 @@ func (safeRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
 		_, _ = w.WriteString(">\n")
 		return ast.WalkContinue, nil
 	})
+	reg.Register(ast.KindFencedCodeBlock, func(w util.BufWriter, source []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		n := node.(*ast.FencedCodeBlock)
+		var code []byte
+		lines := n.Lines()
+		for i := 0; i < lines.Len(); i++ {
+			seg := lines.At(i)
+			code = append(code, seg.Value(source)...)
+		}
+		lang := string(n.Language(source))
+		// The block scrolls sideways when its lines are long, so it takes
+		// keyboard focus.
+		_, _ = w.WriteString(`<pre class="chroma" tabindex="0"><code`)
+		if lang != "" {
+			_, _ = w.WriteString(` class="language-`)
+			_, _ = w.Write(util.EscapeHTML([]byte(lang)))
+			_ = w.WriteByte('"')
+		}
+		_ = w.WriteByte('>')
+		_, _ = w.WriteString(highlightCode(lang, string(code)))
+		_, _ = w.WriteString("</code></pre>\n")
+		return ast.WalkContinue, nil
+	})
 	reg.Register(east.KindTaskCheckBox, func(w util.BufWriter, source []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
 		if !entering {
 			return ast.WalkContinue, nil
@@ -338,34 +361,42 @@ func safeURL(dest []byte) bool {
 	return true
 }
 
-// codePre wraps highlighted code: the block can scroll sideways, so it is
-// focusable for keyboard users.
-type codePre struct{}
-
-func (codePre) Start(code bool, styleAttr string) string {
-	return `<pre class="chroma" tabindex="0"><code>`
-}
-
-func (codePre) End(code bool) string { return `</code></pre>` }
-
 // highlightCode returns code in the given chroma language as HTML spans
 // with classes (no <pre>), or escaped plain text when the language is
 // unknown.
+//
+// Chroma's lexers are regular expressions that give up on a match after
+// 250ms; on a loaded machine that turns a token into an error or another
+// token, so the same source could highlight differently from build to build.
+// The code is therefore tokenised twice and used only when both agree (a few
+// tries), else shown plain: the output depends on the input alone.
 func highlightCode(lang, code string) string {
+	plain := string(util.EscapeHTML([]byte(code)))
 	lexer := lexers.Get(lang)
-	if lexer == nil {
-		return string(util.EscapeHTML([]byte(code)))
+	if lexer == nil || lang == "" {
+		return plain
 	}
-	it, err := chroma.Coalesce(lexer).Tokenise(nil, code)
-	if err != nil {
-		return string(util.EscapeHTML([]byte(code)))
+	lexer = chroma.Coalesce(lexer)
+	tokens := func() []chroma.Token {
+		it, err := lexer.Tokenise(nil, code)
+		if err != nil {
+			return nil
+		}
+		return it.Tokens()
 	}
-	var b strings.Builder
-	f := chromahtml.New(chromahtml.WithClasses(true), chromahtml.PreventSurroundingPre(true))
-	if err := f.Format(&b, styles.Fallback, it); err != nil {
-		return string(util.EscapeHTML([]byte(code)))
+	for try := 0; try < 3; try++ {
+		a, b := tokens(), tokens()
+		if a == nil || !slices.Equal(a, b) {
+			continue
+		}
+		var out strings.Builder
+		f := chromahtml.New(chromahtml.WithClasses(true), chromahtml.PreventSurroundingPre(true))
+		if err := f.Format(&out, styles.Fallback, chroma.Literator(a...)); err != nil {
+			return plain
+		}
+		return out.String()
 	}
-	return b.String()
+	return plain
 }
 
 // HighlightCSS is the style sheet for highlighted code: chroma's

@@ -135,7 +135,7 @@ func renderSkills(ctx context.Context, cfg Config, p *pages, cat *catalog, liste
 			}
 		}()
 	}
-	err := cat.db.EachDescriptor(ctx, func(id string, d []byte) error {
+	send := func(id string, d []byte) error {
 		mu.Lock()
 		failed := firstErr != nil
 		mu.Unlock()
@@ -148,7 +148,28 @@ func renderSkills(ctx context.Context, cfg Config, p *pages, cat *catalog, liste
 		case <-ctx.Done():
 			return ctx.Err()
 		}
-	})
+	}
+	var err error
+	if o.prev == nil {
+		// Cold: stream every descriptor out of the index.
+		err = cat.db.EachDescriptor(ctx, send)
+	} else {
+		// Incremental: fetch only the descriptors whose files are stale.
+		for i := range listed {
+			e := &listed[i]
+			if o.fresh("skills/"+e.ID+".json", e.Digest) && o.fresh(skillPagePath(e.ID), pageKey(keys, e)) {
+				continue
+			}
+			d, derr := cat.db.Descriptor(ctx, e.ID)
+			if derr == nil {
+				derr = send(e.ID, d)
+			}
+			if derr != nil {
+				err = derr
+				break
+			}
+		}
+	}
 	close(jobs)
 	wg.Wait()
 	if firstErr != nil {
@@ -162,13 +183,19 @@ func renderSkills(ctx context.Context, cfg Config, p *pages, cat *catalog, liste
 
 var errStop = errors.New("stopped")
 
+func skillPagePath(id string) string { return "skills/" + id + "/index.html" }
+
+// pageKey is what a skill page is made from: the site and the descriptor.
+func pageKey(keys buildKeys, e *store.Skill) string { return keys.site + " " + e.Digest }
+
 // renderSkill writes one skill's descriptor and page.
 func renderSkill(p *pages, e *store.Skill, published []byte, o *output, keys buildKeys) error {
-	if err := o.write("skills/"+e.ID+".json", published, e.Digest); err != nil {
-		return err
+	if !o.fresh("skills/"+e.ID+".json", e.Digest) {
+		if err := o.write("skills/"+e.ID+".json", published, e.Digest); err != nil {
+			return err
+		}
 	}
-	page := "skills/" + e.ID + "/index.html"
-	key := keys.site + " " + e.Digest
+	page, key := skillPagePath(e.ID), pageKey(keys, e)
 	if o.fresh(page, key) {
 		return nil
 	}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 )
 
 // Cache is what a rebuild needs from the build before it, kept in an SQLite
@@ -138,26 +139,41 @@ func (c *Cache) Begin(ctx context.Context) (*CacheTx, error) {
 		tx.Rollback()
 		return nil, fmt.Errorf("update cache: %w", err)
 	}
-	return &CacheTx{ctx: ctx, tx: tx}, nil
+	t := &CacheTx{ctx: ctx, tx: tx}
+	if t.seen, err = tx.PrepareContext(ctx, `INSERT OR IGNORE INTO seen (path) VALUES (?)`); err == nil {
+		t.get, err = tx.PrepareContext(ctx, `SELECT path, size, mtime, hash, id, name, version, capability_type, access,
+	summary, provider_name, tags, descriptor, digest, warnings, id_line, id_column FROM sources WHERE path = ?`)
+	}
+	if err == nil {
+		t.put, err = tx.PrepareContext(ctx, `INSERT OR REPLACE INTO sources VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+	}
+	if err != nil {
+		tx.Rollback()
+		return nil, fmt.Errorf("update cache: %w", err)
+	}
+	return t, nil
 }
 
 // CacheTx reads and updates the cache in one transaction. Its methods are
 // safe for concurrent use (they take turns on one connection).
 type CacheTx struct {
-	ctx context.Context
-	tx  *sql.Tx
+	mu             sync.Mutex // one statement at a time: a prepared statement is not reentrant
+	ctx            context.Context
+	tx             *sql.Tx
+	seen, get, put *sql.Stmt
 }
 
 // Source returns what the previous build saw of the source at path, and
 // marks the path as still present.
 func (t *CacheTx) Source(path string) (CachedSource, bool, error) {
-	if _, err := t.tx.ExecContext(t.ctx, `INSERT OR IGNORE INTO seen (path) VALUES (?)`, path); err != nil {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if _, err := t.seen.ExecContext(t.ctx, path); err != nil {
 		return CachedSource{}, false, fmt.Errorf("read cache: %w", err)
 	}
 	var s CachedSource
 	var tags string
-	err := t.tx.QueryRowContext(t.ctx, `SELECT path, size, mtime, hash, id, name, version, capability_type, access,
-	summary, provider_name, tags, descriptor, digest, warnings, id_line, id_column FROM sources WHERE path = ?`, path).Scan(
+	err := t.get.QueryRowContext(t.ctx, path).Scan(
 		&s.Path, &s.Size, &s.ModTime, &s.Hash, &s.Skill.ID, &s.Skill.Name, &s.Skill.Version, &s.Skill.CapabilityType,
 		&s.Skill.Access, &s.Skill.Summary, &s.Skill.ProviderName, &tags, &s.Skill.Descriptor, &s.Skill.Digest,
 		&s.Warnings, &s.IDLine, &s.IDColumn)
@@ -176,19 +192,23 @@ func (t *CacheTx) Source(path string) (CachedSource, bool, error) {
 
 // PutSource records what parsing a valid source gave.
 func (t *CacheTx) PutSource(s *CachedSource) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
 	k := &s.Skill
-	if _, err := t.tx.ExecContext(t.ctx, `INSERT OR REPLACE INTO sources VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+	if _, err := t.put.ExecContext(t.ctx,
 		s.Path, s.Size, s.ModTime, s.Hash, k.ID, k.Name, k.Version, k.CapabilityType,
 		k.Access, k.Summary, k.ProviderName, strings.Join(k.Tags, "\n"), k.Descriptor, k.Digest, s.Warnings,
 		s.IDLine, s.IDColumn); err != nil {
 		return fmt.Errorf("update cache: source %s: %w", s.Path, err)
 	}
-	_, err := t.tx.ExecContext(t.ctx, `INSERT OR IGNORE INTO seen (path) VALUES (?)`, s.Path)
+	_, err := t.seen.ExecContext(t.ctx, s.Path)
 	return err
 }
 
 // Outputs returns the previous build's output files by path.
 func (t *CacheTx) Outputs() (map[string]CachedOutput, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
 	rows, err := t.tx.QueryContext(t.ctx, `SELECT path, key, hash, size, mtime FROM outputs`)
 	if err != nil {
 		return nil, fmt.Errorf("read cache: %w", err)
@@ -207,6 +227,8 @@ func (t *CacheTx) Outputs() (map[string]CachedOutput, error) {
 
 // SetOutputs replaces the record of the output files.
 func (t *CacheTx) SetOutputs(outputs []CachedOutput) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
 	if _, err := t.tx.ExecContext(t.ctx, `DELETE FROM outputs`); err != nil {
 		return fmt.Errorf("update cache: %w", err)
 	}
@@ -225,6 +247,8 @@ func (t *CacheTx) SetOutputs(outputs []CachedOutput) error {
 
 // Meta returns a value stored with SetMeta, or "".
 func (t *CacheTx) Meta(name string) (string, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
 	var v string
 	err := t.tx.QueryRowContext(t.ctx, `SELECT value FROM meta WHERE name = ?`, name).Scan(&v)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -235,6 +259,8 @@ func (t *CacheTx) Meta(name string) (string, error) {
 
 // SetMeta stores a value for the next build.
 func (t *CacheTx) SetMeta(name, value string) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
 	_, err := t.tx.ExecContext(t.ctx, `INSERT OR REPLACE INTO meta (name, value) VALUES (?, ?)`, name, value)
 	return err
 }
@@ -242,6 +268,8 @@ func (t *CacheTx) SetMeta(name, value string) error {
 // KeepSources marks every cached source as still present, for a build that
 // found nothing changed and looked at none.
 func (t *CacheTx) KeepSources() error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
 	_, err := t.tx.ExecContext(t.ctx, `INSERT OR IGNORE INTO seen (path) SELECT path FROM sources`)
 	return err
 }
@@ -249,6 +277,8 @@ func (t *CacheTx) KeepSources() error {
 // Commit drops the sources this build did not see and makes the update
 // the cache.
 func (t *CacheTx) Commit() error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
 	if _, err := t.tx.ExecContext(t.ctx, `DELETE FROM sources WHERE path NOT IN (SELECT path FROM seen)`); err != nil {
 		return fmt.Errorf("update cache: %w", err)
 	}
@@ -260,6 +290,8 @@ func (t *CacheTx) Commit() error {
 
 // Rollback abandons the update; after Commit it does nothing.
 func (t *CacheTx) Rollback() error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
 	err := t.tx.Rollback()
 	if errors.Is(err, sql.ErrTxDone) {
 		return nil

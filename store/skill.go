@@ -189,6 +189,16 @@ func (db *DB) ListedKey(ctx context.Context) (string, error) {
 	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
+// Descriptor returns the published descriptor bytes of a listed skill.
+func (db *DB) Descriptor(ctx context.Context, id string) ([]byte, error) {
+	var d []byte
+	err := db.db.QueryRowContext(ctx, `SELECT descriptor FROM skills WHERE id = ? AND access <> 'private'`, id).Scan(&d)
+	if err != nil {
+		return nil, fmt.Errorf("descriptor %q: %w", id, err)
+	}
+	return d, nil
+}
+
 // EachDescriptor calls fn with the id and published descriptor bytes of
 // every listed (non-private) skill, in id order, streaming them so that
 // they never all sit in memory. fn must not use the DB.
