@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math/big"
 	"sort"
 	"strconv"
 	"strings"
@@ -246,6 +247,20 @@ func (tr *translator) reason(e *jsonschema.ValidationError) string {
 			return `must be an RFC 3339 date-time such as "2026-01-31T09:30:00Z"; got ` + got
 		}
 		return "must be a valid " + k.Want + "; got " + got
+	case *kind.Minimum:
+		return "must be at least " + ratString(k.Want) + "; got " + got
+	case *kind.Maximum:
+		return "must be at most " + ratString(k.Want) + "; got " + got
+	case *kind.ExclusiveMinimum:
+		return "must be greater than " + ratString(k.Want) + "; got " + got
+	case *kind.ExclusiveMaximum:
+		return "must be less than " + ratString(k.Want) + "; got " + got
+	case *kind.MultipleOf:
+		return "must be a multiple of " + ratString(k.Want) + "; got " + got
+	case *kind.MinProperties:
+		return fmt.Sprintf("must have at least %d members; got %d", k.Want, k.Got)
+	case *kind.MaxProperties:
+		return fmt.Sprintf("must have at most %d members; got %d", k.Want, k.Got)
 	case *kind.FalseSchema:
 		return "is not allowed here"
 	case *kind.Not:
@@ -384,6 +399,18 @@ func lookupPointer(doc any, ptr string) any {
 		}
 	}
 	return doc
+}
+
+// ratString writes an exact number in decimal, as short as it can be.
+func ratString(r *big.Rat) string {
+	if r == nil {
+		return "?"
+	}
+	if r.IsInt() {
+		return r.Num().String()
+	}
+	s := strings.TrimRight(r.FloatString(30), "0")
+	return strings.TrimSuffix(s, ".")
 }
 
 func article(typ string) string {

@@ -373,7 +373,7 @@ func TestDescriptorRules(t *testing.T) {
 		{name: "ErrExampleInputsMissingRequired", edits: []edit{with("examples", `[{"title": "Berlin", "inputs": {"days": 3}}]`)},
 			want: []want{bad(16, `{"days"`, "/examples/0/inputs/city", "examples[0].inputs.city", "required member is missing")}},
 		{name: "ErrExampleInputsSecond", edits: []edit{with("examples", `[{"title": "Berlin", "inputs": {"city": "Berlin"}}, {"title": "Paris", "inputs": {"city": "Paris", "days": 15}}]`)},
-			want: []want{bad(16, "15", "/examples/1/inputs/days", "examples[1].inputs.days", "maximum: got 15, want 14; got 15")}},
+			want: []want{bad(16, "15", "/examples/1/inputs/days", "examples[1].inputs.days", "must be at most 14; got 15")}},
 		{name: "ErrExampleInputsNotObject", edits: []edit{with("examples", `[{"title": "Berlin", "inputs": "Berlin"}]`)},
 			want: []want{bad(16, `"Berlin"}`, "/examples/0/inputs", "examples[0].inputs", `must be an object; got string "Berlin"`)}},
 		{name: "ErrExampleOutput", edits: []edit{with("examples", `[{"title": "Berlin", "inputs": {"city": "Berlin"}, "output": {"hourly": "none"}}]`)},
@@ -667,7 +667,7 @@ func TestRequestValidateInputs(t *testing.T) {
 		name, skillID, inputs, want string
 	}{
 		{"OK", "weather.forecast", `{"city": "Berlin", "days": 3}`, ""},
-		{"ErrInputs", "weather.forecast", `{"days": 30}`, "request:1:1: inputs.city: required member is missing\nrequest:1:9: inputs.days: maximum: got 30, want 14; got 30"},
+		{"ErrInputs", "weather.forecast", `{"days": 30}`, "request:1:1: inputs.city: required member is missing\nrequest:1:9: inputs.days: must be at most 14; got 30"},
 		{"ErrSkillID", "weather.radar", `{"city": "Berlin"}`, `request: skill_id: must be "weather.forecast", the id of the skill called; got "weather.radar"`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
