@@ -86,6 +86,9 @@ func compileSkillSchema(src *Source, root *Node, path Path, member string) (*Ski
 	if path == nil {
 		n = root
 	}
+	if c := countValues(n, MaxSchemaValues); c > MaxSchemaValues {
+		return nil, Violations{src.violation(root, n, path, fmt.Sprintf("is too large to check: a skill's schema may hold at most %d JSON values", MaxSchemaValues))}
+	}
 	key := member + "\x00" + string(n.AppendJSON(nil))
 	schemaCache.Lock()
 	cached := schemaCache.m[key]
@@ -137,6 +140,30 @@ func cleanSchemaError(err error, url, member string) string {
 	msg = strings.ReplaceAll(msg, `"`+url+`#`, `"`+member+`#`)
 	msg = strings.ReplaceAll(msg, url, member)
 	return msg
+}
+
+// MaxSchemaValues bounds the size of a descriptor's inputs or output
+// schema, counted in JSON values: compiling grows faster than linearly with
+// size, so a hostile source could otherwise stall a build for minutes.
+// Real schemas stay far below it.
+const MaxSchemaValues = 20000
+
+// countValues counts the JSON values in n, stopping past limit.
+func countValues(n *Node, limit int) int {
+	count := 1
+	for _, m := range n.Members {
+		if count > limit {
+			return count
+		}
+		count += countValues(m.Value, limit-count)
+	}
+	for _, it := range n.Items {
+		if count > limit {
+			return count
+		}
+		count += countValues(it, limit-count)
+	}
+	return count
 }
 
 // checkSkillSchemas compiles the descriptor's inputs and output schemas and

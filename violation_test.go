@@ -895,3 +895,21 @@ func TestParseVersion(t *testing.T) {
 		}
 	})
 }
+
+// TestSchemaTooLarge checks that a huge inputs schema is refused quickly
+// instead of stalling the build.
+func TestSchemaTooLarge(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"type":"object","properties":{`)
+	for i := 0; i < 30000; i++ {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, `"p%d":{"type":"string"}`, i)
+	}
+	b.WriteString(`}}`)
+	_, err := skillcat.CompileSkillSchema("inputs", []byte(b.String()))
+	if err == nil || !strings.Contains(err.Error(), "inputs: is too large to check") {
+		t.Fatalf("got %v, want the too-large violation", err)
+	}
+}
