@@ -909,7 +909,7 @@ func TestSchemaTooLarge(t *testing.T) {
 	}
 	b.WriteString(`}}`)
 	_, err := skillcat.CompileSkillSchema("inputs", []byte(b.String()))
-	if err == nil || !strings.Contains(err.Error(), "inputs: is too large to check") {
+	if err == nil || !strings.Contains(err.Error(), "is too large to check") {
 		t.Fatalf("got %v, want the too-large violation", err)
 	}
 }
