@@ -19,7 +19,7 @@ type Extra map[string]json.RawMessage
 // json tag is a known member, written in field order and omitted when it is
 // an empty string or a nil slice, map, pointer or RawMessage (non-nil empty
 // values are written, so "tags": [] survives), unless its tag has the option
-// keepempty: a required member whose value may be empty (an index entry's
+// skillcat:"keepempty": a required member whose value may be empty (an index entry's
 // summary) is always written. The field of type Extra holds the rest,
 // written after the known members sorted by name.
 
@@ -31,7 +31,7 @@ var (
 type structField struct {
 	name  string
 	index int
-	keep  bool // written even when empty (tag option keepempty)
+	keep  bool // written even when empty (struct tag skillcat:"keepempty")
 }
 
 type structInfo struct {
@@ -53,11 +53,11 @@ func infoOf(t reflect.Type) *structInfo {
 			si.extra = i
 			continue
 		}
-		name, opts, _ := strings.Cut(f.Tag.Get("json"), ",")
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
 		if name == "" || name == "-" {
 			continue
 		}
-		si.fields = append(si.fields, structField{name, i, opts == "keepempty"})
+		si.fields = append(si.fields, structField{name, i, f.Tag.Get("skillcat") == "keepempty"})
 		si.byName[name] = i
 	}
 	structInfos.Store(t, si)

@@ -207,10 +207,6 @@ func drawValue(t *rapid.T, depth int) any {
 	}
 }
 
-func genValue(depth int) *rapid.Generator[any] {
-	return rapid.Custom(func(t *rapid.T) any { return drawValue(t, depth) })
-}
-
 // futureMembers are names a newer 1.x minor might add. None is within edit
 // distance 2 of a known member of any object, so none draws a typo warning.
 var futureMembers = []string{"deprecated", "sunset_at", "rate_limit", "pricing", "locales", "homepage", "capabilities_v2", "extensions"}

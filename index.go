@@ -20,7 +20,7 @@ type IndexEntry struct {
 	Version        string         `json:"version"`
 	CapabilityType CapabilityType `json:"capability_type"`
 	Access         Access         `json:"access"`
-	Summary        string         `json:"summary,keepempty"`
+	Summary        string         `json:"summary" skillcat:"keepempty"`
 	DescriptorURL  string         `json:"descriptor_url"`
 	Digest         string         `json:"digest"`
 	Extra          Extra

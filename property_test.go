@@ -783,15 +783,6 @@ func TestProperty09ProtocolVersion(t *testing.T) {
 }
 
 // fitsUint64 reports whether every decimal part fits in a uint64.
-func fitsUint64(parts []string) bool {
-	for _, p := range parts {
-		if _, err := strconv.ParseUint(p, 10, 64); err != nil {
-			return false
-		}
-	}
-	return true
-}
-
 // breakDescriptor makes a generated descriptor invalid in one to three ways
 // other than its protocol version.
 func breakDescriptor(t *rapid.T, g descriptorDoc) []byte {

@@ -540,7 +540,10 @@ func TestBuild(t *testing.T) {
 			if when.IsZero() {
 				continue
 			}
-			filepath.WalkDir(a, func(p string, d fs.DirEntry, err error) error {
+			filepath.WalkDir(a, func(p string, d fs.DirEntry, walkErr error) error {
+				if walkErr != nil {
+					t.Fatal(walkErr)
+				}
 				info, err := d.Info()
 				if err != nil {
 					t.Fatal(err)
