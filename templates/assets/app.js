@@ -5,7 +5,9 @@
 // the search index (search.json), and a type filter; both live in the URL
 // (?q=…&type=…), so a search can be shared and survives a reload. Without
 // JavaScript the page lists every skill and the type filter is plain links
-// to the type pages.
+// to the type pages. The index is fetched when it is first needed (a query
+// in the URL, or the search box in use), so browsing costs no extra
+// download; until it arrives the same fields are read from the cards.
 //
 // Every page: a copy button on each code block (examples, schemas).
 (function () {
@@ -94,9 +96,19 @@
     return s.normalize ? s.normalize("NFKD").replace(/[\u0300-\u036f]/g, "") : s;
   }
 
-  // Until the index arrives (or if it cannot be had) a card's own text is
-  // searched; the index then replaces it.
-  var haystack = cards.map(function (c) { return normalize(c.textContent); });
+  // The fields searched, as one string: from the index when it is there.
+  function searchText(name, summary, provider, tags) {
+    return normalize([name, summary, provider, tags.join(" ")].join("\n"));
+  }
+  function cardText(c) {
+    var text = function (sel) {
+      var e = c.querySelector(sel);
+      return e ? e.textContent : "";
+    };
+    var tags = Array.prototype.map.call(c.querySelectorAll(".tags a"), function (a) { return a.textContent; });
+    return searchText(text(".card-title"), text(".card-summary"), text(".card-provider"), tags);
+  }
+  var haystack = []; // filled on first need, from the index or the cards
   var byID = {};
   cards.forEach(function (c, i) { byID[c.getAttribute("data-id")] = i; });
 
@@ -124,7 +136,8 @@
   }
 
   function matches(i, words) {
-    var text = haystack[i];
+    if (!words.length) return true;
+    var text = haystack[i] || (haystack[i] = cardText(cards[i]));
     for (var k = 0; k < words.length; k++) {
       if (text.indexOf(words[k]) < 0) return false;
     }
@@ -172,8 +185,35 @@
     }
   }
 
+  var requested = false;
+  function loadIndex() {
+    if (requested) return;
+    requested = true;
+    fetch(new URL("search.json", root).href, { credentials: "same-origin" })
+      .then(function (r) {
+        if (!r.ok) throw new Error("search.json: HTTP " + r.status);
+        return r.json();
+      })
+      .then(function (index) {
+        (index.skills || []).forEach(function (e) {
+          var i = byID[e.id];
+          if (i === undefined) return;
+          haystack[i] = searchText(e.name, e.summary, e.provider, e.tags || []);
+        });
+        document.documentElement.setAttribute("data-search", "ready");
+        apply(false);
+      })
+      .catch(function () {
+        // Keep searching the cards' own text.
+        document.documentElement.setAttribute("data-search", "cards");
+      });
+  }
+  input.addEventListener("focus", loadIndex);
+  input.addEventListener("pointerenter", loadIndex);
+
   var pending = 0;
   input.addEventListener("input", function () {
+    loadIndex();
     // Large catalogs: filter once per frame, not once per key.
     if (pending) return;
     pending = window.requestAnimationFrame(function () {
@@ -202,7 +242,7 @@
   }
   // A tag on a card searches for that tag, without leaving the page.
   list.addEventListener("click", function (ev) {
-    var a = ev.target.closest ? ev.target.closest("a.tag") : null;
+    var a = ev.target.closest ? ev.target.closest(".tags a") : null;
     if (!a || ev.button !== 0 || ev.metaKey || ev.ctrlKey || ev.shiftKey || ev.altKey) return;
     ev.preventDefault();
     input.value = a.textContent;
@@ -218,24 +258,7 @@
     input.focus();
   });
 
+  document.documentElement.setAttribute("data-search", "cards");
   apply(false);
-
-  fetch(new URL("search.json", root).href, { credentials: "same-origin" })
-    .then(function (r) {
-      if (!r.ok) throw new Error("search.json: HTTP " + r.status);
-      return r.json();
-    })
-    .then(function (index) {
-      (index.skills || []).forEach(function (e) {
-        var i = byID[e.id];
-        if (i === undefined) return;
-        haystack[i] = normalize([e.name, e.summary, e.provider, (e.tags || []).join(" ")].join("\n"));
-      });
-      document.documentElement.setAttribute("data-search", "ready");
-      apply(false);
-    })
-    .catch(function () {
-      // Keep searching the cards' own text.
-      document.documentElement.setAttribute("data-search", "fallback");
-    });
+  if (input.value) loadIndex();
 })();
