@@ -29,22 +29,11 @@ func runBuild(ctx context.Context, e *env, args []string) int {
 	if code := parseFlags(e, fs, args); code >= 0 {
 		return code
 	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(e.stderr, "skillcat build: unexpected argument %q\n", fs.Arg(0))
-		return exitUsage
-	}
-	if _, code := contentDir(e, *content); code >= 0 {
+	cfg, code := contentConfig(e, fs, *content, *strict)
+	if code >= 0 {
 		return code
 	}
-	date, err := sourceDate(e)
-	if err != nil {
-		fmt.Fprintln(e.stderr, "skillcat:", err)
-		return exitUsage
-	}
-	cfg := build.Config{
-		Content: os.DirFS(*content), ContentDir: *content, Out: *out,
-		BaseURL: *baseURL, Strict: *strict, Time: date,
-	}
+	cfg.Out, cfg.BaseURL = *out, *baseURL
 	if !*noCache {
 		cfg.Cache = *cache
 		if cfg.Cache == "" {

@@ -38,22 +38,12 @@ func runServe(ctx context.Context, e *env, args []string) int {
 	if code := parseFlags(e, fs, args); code >= 0 {
 		return code
 	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(e.stderr, "skillcat serve: unexpected argument %q\n", fs.Arg(0))
-		return exitUsage
-	}
-	if _, code := contentDir(e, *content); code >= 0 {
+	bcfg, code := contentConfig(e, fs, *content, *strict)
+	if code >= 0 {
 		return code
 	}
-	date, err := sourceDate(e)
-	if err != nil {
-		fmt.Fprintln(e.stderr, "skillcat:", err)
-		return exitUsage
-	}
 	cfg := preview.Config{
-		Build: build.Config{
-			Content: os.DirFS(*content), ContentDir: *content, Strict: *strict, Time: date,
-		},
+		Build:    bcfg,
 		Watch:    []string{*content},
 		Interval: servePoll,
 		TempDir:  serveTempDir,

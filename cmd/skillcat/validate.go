@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 
 	"github.com/skillcat/skillcat/build"
 )
@@ -26,14 +25,11 @@ func runValidate(ctx context.Context, e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "skillcat validate: --format must be text, json or github; got %q\n", *format)
 		return exitUsage
 	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(e.stderr, "skillcat validate: unexpected argument %q\n", fs.Arg(0))
-		return exitUsage
-	}
-	if _, code := contentDir(e, *content); code >= 0 {
+	cfg, code := contentConfig(e, fs, *content, *strict)
+	if code >= 0 {
 		return code
 	}
-	res, err := build.Validate(ctx, build.Config{Content: os.DirFS(*content), ContentDir: *content, Strict: *strict})
+	res, err := build.Validate(ctx, cfg)
 	var invalid *build.InvalidError
 	switch {
 	case errors.As(err, &invalid):
