@@ -35,8 +35,15 @@ func render(ctx context.Context, cfg Config, cat *catalog, o *output, keys build
 	if err != nil {
 		return fmt.Errorf("count skills: %w", err)
 	}
-	var files []File
-	add := func(path string, data []byte) { files = append(files, File{path, data}) }
+	// Each file is written as soon as it is made, so that the large ones
+	// (the home page and search data of a big catalog) are not all held at
+	// once.
+	var werr error
+	add := func(path string, data []byte) {
+		if werr == nil {
+			werr = o.write(path, data, "")
+		}
+	}
 
 	idx, err := encodeIndex(cfg, listed)
 	if err != nil {
@@ -77,22 +84,25 @@ func render(ctx context.Context, cfg Config, cat *catalog, o *output, keys build
 	if err != nil {
 		return err
 	}
-	files = append(files, site...)
+	for _, f := range site {
+		add(f.Path, f.Data)
+	}
+	site = nil
 	assets, err := pages.assets()
 	if err != nil {
 		return err
 	}
-	files = append(files, assets...)
+	for _, f := range assets {
+		add(f.Path, f.Data)
+	}
 	add(".nojekyll", []byte{})
 	add("_headers", headersFile())
 	if cfg.BaseURL != "" {
 		add("sitemap.xml", sitemap(cfg, listed))
 		add("robots.txt", []byte("User-agent: *\nAllow: /\n\nSitemap: "+cfg.BaseURL+"sitemap.xml\n"))
 	}
-	for _, f := range files {
-		if err := o.write(f.Path, f.Data, ""); err != nil {
-			return err
-		}
+	if werr != nil {
+		return werr
 	}
 	return renderSkills(ctx, cfg, pages, cat, listed, o, keys)
 }

@@ -91,10 +91,10 @@ func runBuild(ctx context.Context, e *env, args []string) int {
 // GOGC and GOMEMLIMIT environment variables, when set, win.
 func tuneGC(e *env) {
 	if e.getenv("GOGC") == "" {
-		debug.SetGCPercent(400)
+		debug.SetGCPercent(200)
 	}
 	if e.getenv("GOMEMLIMIT") == "" {
-		debug.SetMemoryLimit(160 << 20)
+		debug.SetMemoryLimit(400 << 20)
 	}
 }
 
