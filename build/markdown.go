@@ -2,7 +2,6 @@ package build
 
 import (
 	"bytes"
-	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -366,10 +365,12 @@ func safeURL(dest []byte) bool {
 // unknown.
 //
 // Chroma's lexers are regular expressions that give up on a match after
-// 250ms; on a loaded machine that turns a token into an error or another
-// token, so the same source could highlight differently from build to build.
-// The code is therefore tokenised twice and used only when both agree (a few
-// tries), else shown plain: the output depends on the input alone.
+// 250ms; on a loaded machine that turns a token into an error, so the same
+// source could highlight differently from build to build. Tokens with an
+// error are therefore never shown: the code is tokenised again, and shown
+// plain if the second try has errors too (as code that really does not lex
+// always has). The output depends on the input alone, and code that lexes
+// cleanly costs one pass.
 func highlightCode(lang, code string) string {
 	plain := string(util.EscapeHTML([]byte(code)))
 	lexer := lexers.Get(lang)
@@ -382,21 +383,26 @@ func highlightCode(lang, code string) string {
 		if err != nil {
 			return nil
 		}
-		return it.Tokens()
-	}
-	for try := 0; try < 3; try++ {
-		a, b := tokens(), tokens()
-		if a == nil || !slices.Equal(a, b) {
-			continue
+		toks := it.Tokens()
+		for _, t := range toks {
+			if t.Type == chroma.Error {
+				return nil
+			}
 		}
-		var out strings.Builder
-		f := chromahtml.New(chromahtml.WithClasses(true), chromahtml.PreventSurroundingPre(true))
-		if err := f.Format(&out, styles.Fallback, chroma.Literator(a...)); err != nil {
+		return toks
+	}
+	toks := tokens()
+	if toks == nil {
+		if toks = tokens(); toks == nil {
 			return plain
 		}
-		return out.String()
 	}
-	return plain
+	var out strings.Builder
+	f := chromahtml.New(chromahtml.WithClasses(true), chromahtml.PreventSurroundingPre(true))
+	if err := f.Format(&out, styles.Fallback, chroma.Literator(toks...)); err != nil {
+		return plain
+	}
+	return out.String()
 }
 
 // HighlightCSS is the style sheet for highlighted code: chroma's
