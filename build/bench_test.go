@@ -1,0 +1,206 @@
+package build
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	skillcat "github.com/skillcat/skillcat"
+	"github.com/skillcat/skillcat/store"
+	"github.com/skillcat/skillcat/synth"
+)
+
+// The stage benchmarks measure one skill per operation, cycling through
+// 200 synthetic sources (half JSON, half Markdown); the build benchmarks
+// measure whole cold builds. Run them with
+//
+//	go test -run XXX -bench . -benchmem ./build/
+
+const benchSources = 200
+
+type benchSource struct {
+	file SourceFile
+	name string
+}
+
+func benchCorpus(b *testing.B) []benchSource { return benchCorpusN(b, benchSources) }
+
+// benchCorpusN returns n distinct synthetic sources.
+func benchCorpusN(b *testing.B, n int) []benchSource {
+	b.Helper()
+	out := make([]benchSource, n)
+	for i := range out {
+		name, data := synth.Source(i, 1)
+		out[i] = benchSource{SourceFile{Path: name, Data: data}, name}
+	}
+	return out
+}
+
+// benchNodes parses every source into its Node tree.
+func benchNodes(b *testing.B, srcs []benchSource) ([]*skillcat.Source, []*skillcat.Node) {
+	b.Helper()
+	sources := make([]*skillcat.Source, len(srcs))
+	nodes := make([]*skillcat.Node, len(srcs))
+	for i, s := range srcs {
+		sources[i] = &skillcat.Source{Name: s.name, Data: s.file.Data}
+		var vs skillcat.Violations
+		if strings.HasSuffix(s.name, ".md") {
+			nodes[i], vs = markdownNode(sources[i])
+		} else {
+			nodes[i], vs = skillcat.ParseSource(sources[i])
+		}
+		if vs.HasErrors() {
+			b.Fatal(vs)
+		}
+	}
+	return sources, nodes
+}
+
+// BenchmarkStageParse is the syntax stage: JSON, or YAML front matter and
+// body, to a positioned Node tree.
+func BenchmarkStageParse(b *testing.B) {
+	srcs := benchCorpus(b)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		s := srcs[i%len(srcs)]
+		src := &skillcat.Source{Name: s.name, Data: s.file.Data}
+		if strings.HasSuffix(s.name, ".md") {
+			markdownNode(src)
+		} else {
+			skillcat.ParseSource(src)
+		}
+	}
+}
+
+// BenchmarkStageValidate is validation and decoding: the version rule, the
+// descriptor schema, the skill's own schemas and examples, typo warnings.
+// Every operation gets a distinct source, as in a cold build, so that the
+// compiled-schema cache only helps where real catalogs repeat a schema.
+func BenchmarkStageValidate(b *testing.B) {
+	sources, nodes := benchNodes(b, benchCorpusN(b, min(b.N, 20000)))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		j := i % len(nodes)
+		if d, vs := skillcat.DecodeDescriptor(sources[j], nodes[j]); d == nil {
+			b.Fatal(vs)
+		}
+	}
+}
+
+// BenchmarkStageIndex is loading one skill's row into SQLite.
+func BenchmarkStageIndex(b *testing.B) {
+	var rows []*store.Skill
+	for _, s := range benchCorpus(b) {
+		rows = append(rows, parseSource(s.file, s.name).row)
+	}
+	db, err := store.Open(context.Background(), filepath.Join(b.TempDir(), "index.sqlite"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	l, err := db.NewLoader(context.Background())
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer l.Close()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		row := *rows[i%len(rows)]
+		row.ID = row.ID + "-" + itoa(i)
+		if _, err := l.Add(&row); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkStageRender is rendering one skill page from its published
+// descriptor.
+func BenchmarkStageRender(b *testing.B) {
+	p, err := newPages(Config{}, defaultSite)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var skills []*Skill
+	for _, s := range benchCorpus(b) {
+		row := parseSource(s.file, s.name).row
+		d := new(skillcat.SkillDescriptor)
+		if err := d.UnmarshalJSON(row.Descriptor); err != nil {
+			b.Fatal(err)
+		}
+		skills = append(skills, &Skill{Descriptor: d, Published: row.Descriptor, Digest: row.Digest, Summary: row.Summary})
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := p.skillPage(skills[i%len(skills)]); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkStageWrite is writing one skill's two files (descriptor and a
+// 23 KB page) into a fresh output directory.
+func BenchmarkStageWrite(b *testing.B) {
+	o, err := newOutput(Config{Out: filepath.Join(b.TempDir(), "public")}, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer o.abandon()
+	page := []byte(strings.Repeat("<p>page</p>\n", 2000))
+	descriptor := []byte(strings.Repeat(`{"x": 1}`, 500))
+	sum := sha256.Sum256(descriptor)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		id := "skill-" + itoa(i)
+		if err := o.write("skills/"+id+".json", descriptor, "sha256:"+hex.EncodeToString(sum[:])); err != nil {
+			b.Fatal(err)
+		}
+		if err := o.write("skills/"+id+"/index.html", page, ""); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkBuild1000(b *testing.B)  { benchBuild(b, 1000) }
+func BenchmarkBuild10000(b *testing.B) { benchBuild(b, 10000) }
+
+// benchBuild times cold builds of an n-skill synthetic catalog.
+func benchBuild(b *testing.B, n int) {
+	dir := b.TempDir()
+	content := filepath.Join(dir, "content")
+	if err := synth.Write(content, n, 1); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		out := filepath.Join(dir, "out-"+itoa(i))
+		if _, err := Build(context.Background(), Config{Content: os.DirFS(content), ContentDir: content, Out: out}); err != nil {
+			b.Fatal(err)
+		}
+		b.StopTimer()
+		os.RemoveAll(out)
+		b.StartTimer()
+	}
+	b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N*n), "µs/skill")
+}
+
+func itoa(i int) string {
+	const digits = "0123456789"
+	if i == 0 {
+		return "0"
+	}
+	var b []byte
+	for ; i > 0; i /= 10 {
+		b = append([]byte{digits[i%10]}, b...)
+	}
+	return string(b)
+}
