@@ -17,7 +17,9 @@ import (
 
 // userSchemaURL names a descriptor's inputs or output schema while it is
 // compiled; it never reaches a message.
-const userSchemaURL = "urn:skillcat:descriptor:"
+// A relative "$ref" resolves against it to another document in the same
+// folder, which noLoader refuses: only fragments ("#/$defs/x") stay inside.
+const userSchemaURL = "https://skill.invalid/descriptor/"
 
 // SkillSchema is a compiled inputs or output schema of a descriptor.
 type SkillSchema struct {
@@ -109,13 +111,13 @@ func compileSkillSchema(src *Source, root *Node, path Path, member string) (*Ski
 }
 
 func compileNode(src *Source, root, n *Node, path Path, member string) (*SkillSchema, Violations) {
-	url := userSchemaURL + member
+	url := userSchemaURL + member + ".json"
 	doc := n.Value()
 	c := jsonschema.NewCompiler()
 	c.DefaultDraft(jsonschema.Draft2020)
 	c.UseLoader(noLoader{})
 	if err := c.AddResource(url, doc); err != nil {
-		return nil, Violations{src.violation(root, n, path, "is not a valid JSON Schema: "+cleanSchemaError(err, url, member))}
+		return nil, Violations{src.violation(root, n, path, "is not a valid JSON Schema: "+cleanSchemaError(err, url, member, dialectOf(n)))}
 	}
 	sch, err := c.Compile(url)
 	if err != nil {
@@ -129,17 +131,37 @@ func compileNode(src *Source, root, n *Node, path Path, member string) (*SkillSc
 				return nil, vs
 			}
 		}
-		return nil, Violations{src.violation(root, n, path, "is not a valid JSON Schema: "+cleanSchemaError(err, url, member))}
+		return nil, Violations{src.violation(root, n, path, "is not a valid JSON Schema: "+cleanSchemaError(err, url, member, dialectOf(n)))}
 	}
 	return &SkillSchema{sch: sch, doc: doc, url: url}, nil
 }
 
 // cleanSchemaError drops the compiler's internal URL from its message.
-func cleanSchemaError(err error, url, member string) string {
+func cleanSchemaError(err error, url, member, dialect string) string {
+	var load *jsonschema.LoadURLError
+	if errors.As(err, &load) && dialect != "" && load.URL == strings.TrimSuffix(dialect, "#") {
+		return fmt.Sprintf(`"$schema" %q is not a JSON Schema draft skillcat knows; use "https://json-schema.org/draft/2020-12/schema" or leave it out`, dialect)
+	}
+	if errors.As(err, &load) {
+		ref := strings.TrimPrefix(load.URL, userSchemaURL)
+		return fmt.Sprintf(`a "$ref" to %q leaves the schema; a skill's schemas must be self-contained: put shared parts under "$defs" and refer to them as "#/$defs/NAME"`, ref)
+	}
+	var missing *jsonschema.JSONPointerNotFoundError
+	if errors.As(err, &missing) {
+		return fmt.Sprintf(`a "$ref" points to %q, which does not exist in the schema`, strings.TrimPrefix(missing.URL, url))
+	}
 	msg := err.Error()
 	msg = strings.ReplaceAll(msg, `"`+url+`#`, `"`+member+`#`)
 	msg = strings.ReplaceAll(msg, url, member)
 	return msg
+}
+
+// dialectOf returns a schema's "$schema" member, or "".
+func dialectOf(n *Node) string {
+	if d := n.Get("$schema"); d != nil && d.Kind == String {
+		return d.Text
+	}
+	return ""
 }
 
 // MaxSchemaValues bounds the size of a descriptor's inputs or output

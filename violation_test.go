@@ -316,13 +316,13 @@ func TestDescriptorRules(t *testing.T) {
 		{name: "ErrInputsBadPattern", edits: []edit{with("inputs", `{"type": "object", "properties": {"city": {"type": "string", "pattern": "("}}}`)},
 			want: []want{bad(11, `"("`, "/inputs/properties/city/pattern", "inputs.properties.city.pattern", badSchema+`must be a valid regex; got "("`)}},
 		{name: "ErrInputsExternalRef", edits: []edit{with("inputs", `{"type": "object", "properties": {"city": {"$ref": "https://example.com/city.schema.json"}}}`)},
-			want: []want{bad(11, "{", "/inputs", "inputs", badSchema+`failing loading "https://example.com/city.schema.json": schemas must be self-contained; cannot load "https://example.com/city.schema.json"`)}},
+			want: []want{bad(11, "{", "/inputs", "inputs", badSchema+`a "$ref" to "https://example.com/city.schema.json" leaves the schema; a skill's schemas must be self-contained: put shared parts under "$defs" and refer to them as "#/$defs/NAME"`)}},
 		{name: "ErrInputsRelativeRefAgainstID", edits: []edit{with("inputs", `{"$id": "https://schemas.example.com/inputs.json", "type": "object", "properties": {"city": {"$ref": "city.json"}}}`)},
-			want: []want{bad(11, "{", "/inputs", "inputs", badSchema+`failing loading "https://schemas.example.com/city.json": schemas must be self-contained; cannot load "https://schemas.example.com/city.json"`)}},
+			want: []want{bad(11, "{", "/inputs", "inputs", badSchema+`a "$ref" to "https://schemas.example.com/city.json" leaves the schema; a skill's schemas must be self-contained: put shared parts under "$defs" and refer to them as "#/$defs/NAME"`)}},
 		{name: "ErrInputsUnknownMetaSchema", edits: []edit{with("inputs", `{"$schema": "https://example.com/meta", "type": "object"}`)},
-			want: []want{bad(11, "{", "/inputs", "inputs", badSchema+`failing loading "https://example.com/meta": schemas must be self-contained; cannot load "https://example.com/meta"`)}},
+			want: []want{bad(11, "{", "/inputs", "inputs", badSchema+`"$schema" "https://example.com/meta" is not a JSON Schema draft skillcat knows; use "https://json-schema.org/draft/2020-12/schema" or leave it out`)}},
 		{name: "ErrInputsRefNotFound", edits: []edit{with("inputs", `{"type": "object", "properties": {"city": {"$ref": "#/$defs/city"}}}`)},
-			want: []want{bad(11, "{", "/inputs", "inputs", badSchema+`json-pointer in "inputs#/$defs/city" not found`)}},
+			want: []want{bad(11, "{", "/inputs", "inputs", badSchema+`a "$ref" points to "#/$defs/city", which does not exist in the schema`)}},
 		{name: "OKInputsInternalRef", edits: []edit{with("inputs", `{"type": "object", "$defs": {"city": {"type": "string"}}, "properties": {"city": {"$ref": "#/$defs/city"}}}`)}},
 		{name: "OKOutputTrue", edits: []edit{with("output", `true`)}},
 		{name: "OKOutputFalseWithoutExampleOutput", edits: []edit{with("output", `false`), with("examples", `[{"title": "Berlin", "inputs": {"city": "Berlin"}}]`)}},
@@ -530,7 +530,7 @@ func TestSchemasNeverFetched(t *testing.T) {
 		`{"$id": "` + srv.URL + `/inputs.json", "type": "object", "properties": {"city": {"$ref": "city.json"}}}`,
 	} {
 		_, vs := skillcat.ParseDescriptor("skill.json", build(baseDescriptor, with("inputs", inputs)))
-		if len(vs) != 1 || vs[0].Field != "inputs" || !strings.Contains(vs[0].Reason, "schemas must be self-contained") {
+		if len(vs) != 1 || vs[0].Field != "inputs" || !(strings.Contains(vs[0].Reason, "must be self-contained") || strings.Contains(vs[0].Reason, "is not a JSON Schema draft skillcat knows")) {
 			t.Errorf("inputs %s: got %v, want one violation at inputs saying schemas must be self-contained", inputs, vs)
 		}
 	}

@@ -209,8 +209,14 @@ func ctxErr(ctx context.Context, err error) error {
 }
 
 func checkConfig(cfg *Config) error {
+	if strings.TrimSpace(cfg.Out) == "" {
+		return fmt.Errorf("%w: --out is empty; name the output folder, such as public", ErrConfig)
+	}
 	if _, holds := outputWithin(*cfg); holds {
-		return fmt.Errorf("%w: --out %q would replace the content directory %q; choose an output folder outside it", ErrConfig, cfg.Out, cfg.ContentDir)
+		return fmt.Errorf("%w: --out %q would replace the content directory %q, which it contains; choose an output folder outside it", ErrConfig, cfg.Out, cfg.ContentDir)
+	}
+	if foreign(cfg.Out) {
+		return fmt.Errorf("%w: --out %q already holds files that are not a skillcat site (no .well-known/skills.json), and a build replaces the folder whole; choose a new or empty folder", ErrConfig, cfg.Out)
 	}
 	if cfg.BaseURL == "" {
 		return nil
@@ -219,11 +225,26 @@ func checkConfig(cfg *Config) error {
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" || u.ForceQuery || u.Fragment != "" || u.User != nil {
 		return fmt.Errorf("%w: --base-url %q: must be an absolute http or https URL such as https://skills.example.com/, without user, query or fragment", ErrConfig, cfg.BaseURL)
 	}
+	if u.Path != "" {
+		u.Path = path.Clean(u.Path) // no "." or ".." segments in published URLs
+		u.RawPath = ""
+	}
 	cfg.BaseURL = u.String() // escaped: every URL made from it is a valid URI
 	if !strings.HasSuffix(cfg.BaseURL, "/") {
 		cfg.BaseURL += "/"
 	}
 	return nil
+}
+
+// foreign reports whether the folder out exists, is not empty and is not a
+// site skillcat built: replacing it would destroy someone's files.
+func foreign(out string) bool {
+	entries, err := os.ReadDir(out)
+	if err != nil || len(entries) == 0 {
+		return false
+	}
+	_, err = os.Stat(filepath.Join(out, ".well-known", "skills.json"))
+	return err != nil
 }
 
 // outputWithin places cfg.Out against the content directory cfg.ContentDir:

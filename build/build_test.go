@@ -453,6 +453,8 @@ func TestBuild(t *testing.T) {
 		}
 		os.WriteFile(filepath.Join(out, "stale", "deep", "old.html"), []byte("old"), 0o644)
 		os.WriteFile(filepath.Join(out, "skills.json"), []byte("old"), 0o644)
+		os.MkdirAll(filepath.Join(out, ".well-known"), 0o755)
+		os.WriteFile(filepath.Join(out, ".well-known", "skills.json"), []byte("old"), 0o644)
 		mustBuild(t, config(sampleFS(), out))
 		for _, name := range []string{"stale", "skills.json"} {
 			if _, err := os.Stat(filepath.Join(out, name)); err == nil {
@@ -460,6 +462,20 @@ func TestBuild(t *testing.T) {
 			}
 		}
 		assertNoLeftovers(t, filepath.Dir(out))
+	})
+
+	t.Run("ErrForeignOutput", func(t *testing.T) {
+		// A folder that is not a skillcat site (someone's files, or a typo
+		// such as --out ~) is never replaced.
+		out := filepath.Join(t.TempDir(), "home")
+		os.MkdirAll(filepath.Join(out, "docs"), 0o755)
+		os.WriteFile(filepath.Join(out, "docs", "thesis.txt"), []byte("precious"), 0o644)
+		before := snapshot(t, out)
+		_, err := build.Build(context.Background(), config(sampleFS(), out))
+		if !errors.Is(err, build.ErrConfig) || !strings.Contains(err.Error(), "not a skillcat site") {
+			t.Fatalf("got %v, want an ErrConfig refusing the folder", err)
+		}
+		assertUntouched(t, out, before)
 	})
 
 	t.Run("OutIsAFile", func(t *testing.T) {

@@ -181,6 +181,8 @@ func TestProperties(t *testing.T) {
 			os.MkdirAll(filepath.Join(out, "skills"), 0o755)
 			os.WriteFile(filepath.Join(out, "index.html"), []byte("previous"), 0o644)
 			os.WriteFile(filepath.Join(out, "skills", "old.json"), []byte("{}"), 0o644)
+			os.MkdirAll(filepath.Join(out, ".well-known"), 0o755)
+			os.WriteFile(filepath.Join(out, ".well-known", "skills.json"), []byte("{}"), 0o644)
 			before := snapshot(t, out)
 
 			claims := map[string][]string{} // id → source paths, sorted

@@ -130,12 +130,21 @@ func (r *reader) walkAs(dir, real string, depth int) {
 			continue
 		}
 		switch {
+		case e.IsDir() && isBuiltSite(r.fsys, at):
+			// A site skillcat built (an --out inside the content folder)
+			// holds published descriptors, never sources.
 		case e.IsDir():
 			r.walkAs(logical, at, depth+1)
 		case typ.IsRegular() && isSourceName(name):
 			r.read(logical, at)
 		}
 	}
+}
+
+// isBuiltSite reports whether dir holds a built catalog site.
+func isBuiltSite(fsys fs.FS, dir string) bool {
+	_, err := fs.Stat(fsys, path.Join(dir, ".well-known", "skills.json"))
+	return err == nil
 }
 
 var errOutside = errors.New("symbolic link leads outside the content directory")

@@ -90,7 +90,8 @@ func openCache(ctx context.Context, path, version string) (*Cache, error) {
 		db.Close()
 		return nil, err
 	}
-	for _, p := range []string{"PRAGMA journal_mode = MEMORY", "PRAGMA synchronous = OFF"} {
+	// Two builds sharing a cache take turns instead of failing.
+	for _, p := range []string{"PRAGMA busy_timeout = 60000", "PRAGMA journal_mode = MEMORY", "PRAGMA synchronous = OFF"} {
 		if _, err := db.ExecContext(ctx, p); err != nil {
 			return fail(err)
 		}

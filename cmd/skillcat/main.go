@@ -104,13 +104,17 @@ func newFlags(e *env, name, synopsis string) *flag.FlagSet {
 // parseFlags parses args and returns the exit code to stop with, or -1 to go
 // on. --help prints usage to stdout and exits 0; a bad flag exits 2.
 func parseFlags(e *env, fs *flag.FlagSet, args []string) int {
+	usage := fs.Usage
+	fs.Usage = func() {} // the flag package would print it on every error, and for --help to stderr
 	err := fs.Parse(args)
+	fs.Usage = usage
 	if errors.Is(err, flag.ErrHelp) {
 		fs.SetOutput(e.stdout)
 		fs.Usage()
 		return exitOK
 	}
 	if err != nil {
+		fs.Usage()
 		return exitUsage
 	}
 	return -1
