@@ -23,6 +23,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -136,21 +137,35 @@ func Build(ctx context.Context, cfg Config) (*Result, error) {
 	if err := checkConfig(&cfg); err != nil {
 		return &Result{}, err
 	}
+	// The cache only ever saves work: one that cannot be opened or read is
+	// set aside and the build goes on cold.
 	var cache *store.CacheTx
 	if cfg.Cache != "" {
 		c, err := store.OpenCache(ctx, cfg.Cache, cacheVersion())
+		if err == nil {
+			defer c.Close()
+			if cache, err = c.Begin(ctx); err == nil {
+				defer cache.Rollback()
+			}
+		}
 		if err != nil {
-			return &Result{}, fmt.Errorf("cache: %w", ctxErr(ctx, err))
+			if ctx.Err() != nil {
+				return &Result{}, ctx.Err()
+			}
+			cache = nil
 		}
-		defer c.Close()
-		if cache, err = c.Begin(ctx); err != nil {
-			return &Result{}, fmt.Errorf("cache: %w", ctxErr(ctx, err))
-		}
-		defer cache.Rollback()
 	}
 	res, err := build(ctx, cfg, cache)
+	if errors.Is(err, errCache) {
+		cache.Rollback()
+		os.Remove(cfg.Cache)
+		res, err = build(ctx, cfg, nil)
+	}
 	if err == nil && cache != nil {
-		err = cache.Commit()
+		if cerr := cache.Commit(); cerr != nil {
+			// The site is built; only the next build's head start is lost.
+			os.Remove(cfg.Cache)
+		}
 	}
 	res.Duration = time.Since(start)
 	return res, err
@@ -164,7 +179,10 @@ func build(ctx context.Context, cfg Config, cache *store.CacheTx) (*Result, erro
 	var prev map[string]store.CachedOutput
 	if cache != nil {
 		if prev, err = cache.Outputs(); err != nil {
-			return &Result{}, err
+			return &Result{}, fmt.Errorf("%w: %v", errCache, err)
+		}
+		if when, _ := cache.Meta("time"); when != strconv.FormatInt(cfg.Time.Unix(), 10) {
+			prev = nil // a new date stamps every file: write them all
 		}
 		if res, ok := upToDate(ctx, cfg, cache, keys, prev); ok {
 			return res, nil
@@ -192,11 +210,15 @@ func build(ctx context.Context, cfg Config, cache *store.CacheTx) (*Result, erro
 	res.Files = o.written
 	if cache != nil {
 		if err := recordBuild(cache, o, keys, cat, res); err != nil {
-			return res, err
+			cache.Rollback() // the site is built; the next build starts cold
 		}
 	}
 	return res, nil
 }
+
+// errCache marks a failure to read the rebuild cache; the build is then
+// run again without it.
+var errCache = errors.New("rebuild cache unreadable")
 
 // ctxErr returns the context's error once it is done, and err otherwise:
 // work cut short reports that it was, not a symptom such as a rolled-back
@@ -343,12 +365,25 @@ func load(ctx context.Context, cfg Config, cache *store.CacheTx) (*catalog, *Res
 		return fail(fmt.Errorf("index: %w", ctxErr(ctx, err)))
 	}
 	defer loader.Close()
-	pvs, listed, private, parsedN, err := parseSources(ctx, cfg.Content, files, display, cfg.Workers, loader, cache)
+	pvs, metas, listed, private, parsedN, err := parseSources(ctx, cfg.Content, files, display, cfg.Workers, loader, cache)
 	if err != nil {
 		return fail(fmt.Errorf("parse and index: %w", ctxErr(ctx, err)))
 	}
 	if err := loader.Commit(); err != nil {
 		return fail(fmt.Errorf("index: %w", ctxErr(ctx, err)))
+	}
+	collisions, err := cat.db.PathCollisions(ctx)
+	if err != nil {
+		return fail(fmt.Errorf("index: %w", ctxErr(ctx, err)))
+	}
+	for _, c := range collisions {
+		m := metas[c.Source]
+		pvs = append(pvs, skillcat.Violation{
+			File: m.display, Line: m.idLine, Column: m.idColumn, Pointer: "/id", Field: "id",
+			Reason: fmt.Sprintf("id %q cannot be published beside %q (%s): /skills/%s is the descriptor of one and the page folder of the other; rename one of them",
+				c.ID, c.OtherID, metas[c.OtherSource].display, c.ID),
+			Severity: skillcat.SeverityError,
+		})
 	}
 	res.timed("parse and index", &mark)
 	vs = append(vs, pvs...)

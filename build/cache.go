@@ -141,6 +141,7 @@ func recordBuild(cache *store.CacheTx, o *output, keys buildKeys, cat *catalog, 
 		"counts":   strconv.Itoa(res.Published) + " " + strconv.Itoa(res.Private),
 		"warnings": string(warnings),
 		"built":    time.Now().UTC().Format(time.RFC3339),
+		"time":     strconv.FormatInt(o.cfg.Time.Unix(), 10),
 	} {
 		if err := cache.SetMeta(name, value); err != nil {
 			return fmt.Errorf("update cache: %w", err)

@@ -158,3 +158,38 @@ func equalTrees(a, b map[string]string) bool {
 	}
 	return true
 }
+
+// TestPathCollision checks that skills "x" and "x.json", whose files would
+// need one path (/skills/x.json is a descriptor and a page folder), are an
+// error naming both sources rather than a failed write.
+func TestPathCollision(t *testing.T) {
+	dir := t.TempDir()
+	content := filepath.Join(dir, "content")
+	if err := synth.Write(content, 2, 3); err != nil {
+		t.Fatal(err)
+	}
+	for i, id := range []string{"x", "x.json"} {
+		name := filepath.Join(content, synth.Name(i))
+		data, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data = regexp.MustCompile(`(?m)("id": "|^id: )[^"\n]+`).ReplaceAll(data, []byte("${1}"+id))
+		data = bytes.ReplaceAll(data, []byte(`"private"`), []byte(`"public"`))
+		data = bytes.ReplaceAll(data, []byte("access: private"), []byte("access: public"))
+		if err := os.WriteFile(name, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, err := build.Build(context.Background(), build.Config{Content: os.DirFS(content), ContentDir: content, Out: filepath.Join(dir, "public")})
+	var invalid *build.InvalidError
+	if !errors.As(err, &invalid) {
+		t.Fatalf("got %v, want an InvalidError", err)
+	}
+	if len(invalid.Violations) != 1 || !strings.Contains(invalid.Violations[0].Reason, `id "x.json" cannot be published beside "x"`) {
+		t.Fatalf("got %v, want one violation naming both ids", invalid.Violations)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "public")); err == nil {
+		t.Error("a failed build wrote the output")
+	}
+}

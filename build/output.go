@@ -251,6 +251,11 @@ func (o *output) commit() error {
 		}
 	}
 	sort.Sort(sort.Reverse(sort.StringSlice(gone)))
+	defer func() {
+		if !o.cfg.Time.IsZero() {
+			stampTimes(o.out, o.cfg.Time) // new folders too, as a cold build stamps them
+		}
+	}()
 	for _, p := range gone {
 		full := filepath.Join(o.out, filepath.FromSlash(p))
 		if err := os.Remove(full); err != nil && !errors.Is(err, fs.ErrNotExist) {

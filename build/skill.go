@@ -49,7 +49,7 @@ type sourceMeta struct {
 // duplicates as violations, and how many valid sources were private and
 // listed.
 func parseSources(ctx context.Context, fsys fs.FS, files []SourceFile, display func(string) string,
-	workers int, loader *store.Loader, cache *store.CacheTx) (vs skillcat.Violations, listed, private, parsedN int, err error) {
+	workers int, loader *store.Loader, cache *store.CacheTx) (vs skillcat.Violations, metas map[string]sourceMeta, listed, private, parsedN int, err error) {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
@@ -86,7 +86,7 @@ func parseSources(ctx context.Context, fsys fs.FS, files []SourceFile, display f
 
 	// Load in source order: hold results that arrive early.
 	pending := map[int]parsed{}
-	metas := map[string]sourceMeta{}
+	metas = map[string]sourceMeta{}
 	want := 0
 	for r := range results {
 		pending[r.i] = r.p
@@ -133,7 +133,7 @@ func parseSources(ctx context.Context, fsys fs.FS, files []SourceFile, display f
 	if err == nil {
 		err = ctx.Err()
 	}
-	return vs, listed, private, parsedN, err
+	return vs, metas, listed, private, parsedN, err
 }
 
 // parseCached returns the cache's result for an unchanged source, and

@@ -261,7 +261,13 @@ func schemaViewOf(raw json.RawMessage) schemaView {
 type schemaWalker struct {
 	root *skillcat.Node
 	rows []schemaRow
+	// steps bounds the work of naming types: a schema whose oneOf branches
+	// refer back to it would otherwise take exponential time.
+	steps int
 }
+
+// maxTypeSteps is how many schemas typeOf may visit for one page.
+const maxTypeSteps = 20000
 
 // resolve follows a local $ref (a few hops at most); anything else is
 // returned as is.
@@ -328,6 +334,9 @@ func (w *schemaWalker) walk(sch *skillcat.Node, prefix string, depth int) {
 // integer", "string | null", the branches of oneOf/anyOf, or a reference's
 // target.
 func (w *schemaWalker) typeOf(sch *skillcat.Node, depth int) string {
+	if w.steps++; w.steps > maxTypeSteps {
+		return ""
+	}
 	if sch != nil && sch.Kind == skillcat.Bool {
 		if sch.Text == "true" {
 			return "any"

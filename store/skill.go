@@ -189,6 +189,34 @@ func (db *DB) ListedKey(ctx context.Context) (string, error) {
 	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
+// PathCollision is a pair of listed skills whose published files would
+// share a path: the descriptor /skills/ID.json of one is the page folder
+// /skills/ID.json/ of the other, whose id is "ID.json".
+type PathCollision struct {
+	ID, Source           string // the skill whose id ends in ".json"
+	OtherID, OtherSource string
+}
+
+// PathCollisions returns every PathCollision among the listed skills, by id.
+func (db *DB) PathCollisions(ctx context.Context) ([]PathCollision, error) {
+	rows, err := db.db.QueryContext(ctx, `SELECT b.id, b.source, a.id, a.source FROM skills AS a
+	JOIN skills AS b ON b.id = a.id || '.json'
+	WHERE a.access <> 'private' AND b.access <> 'private' ORDER BY b.id`)
+	if err != nil {
+		return nil, fmt.Errorf("find path collisions: %w", err)
+	}
+	var out []PathCollision
+	for rows.Next() {
+		var c PathCollision
+		if err := rows.Scan(&c.ID, &c.Source, &c.OtherID, &c.OtherSource); err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("find path collisions: %w", err)
+		}
+		out = append(out, c)
+	}
+	return out, closeRows(rows)
+}
+
 // Descriptor returns the published descriptor bytes of a listed skill.
 func (db *DB) Descriptor(ctx context.Context, id string) ([]byte, error) {
 	var d []byte
