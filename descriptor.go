@@ -50,7 +50,7 @@ type ProtocolVersion struct {
 }
 
 // CurrentProtocol returns the ProtocolVersion this package writes.
-func CurrentProtocol() ProtocolVersion { return ProtocolVersion{Version: ProtocolName} }
+func CurrentProtocol() ProtocolVersion { return ProtocolVersion{Version: CurrentVersion} }
 
 // SkillDescriptor describes one skill: what it does, where and how to call
 // it, and who may. Field order is the specification's member order, which is

@@ -132,7 +132,7 @@ func genSemVer() *rapid.Generator[string] {
 // mostly 1.0.0.
 func genProtocolVersion() *rapid.Generator[string] {
 	return rapid.OneOf(
-		rapid.Just(skillcat.ProtocolName),
+		rapid.Just(skillcat.CurrentVersion),
 		rapid.Custom(func(t *rapid.T) string {
 			return fmt.Sprintf("%d.%d.%d", rapid.IntRange(0, 1).Draw(t, "major"), rapid.IntRange(0, 1000).Draw(t, "minor"), rapid.IntRange(0, 1000).Draw(t, "patch"))
 		}),

@@ -234,9 +234,9 @@ func (tr *translator) reason(e *jsonschema.ValidationError) string {
 	case *kind.MaxLength:
 		return fmt.Sprintf("must be at most %d characters; got %d", k.Want, k.Got)
 	case *kind.MaxItems:
-		return fmt.Sprintf("must have at most %d items; got %d", k.Want, k.Got)
+		return fmt.Sprintf("must have at most %s; got %d", countOf(k.Want, "item"), k.Got)
 	case *kind.MinItems:
-		return fmt.Sprintf("must have at least %d items; got %d", k.Want, k.Got)
+		return fmt.Sprintf("must have at least %s; got %d", countOf(k.Want, "item"), k.Got)
 	case *kind.UniqueItems:
 		dup := quoteValue(tr.root.Lookup(append(tr.path(e), strconv.Itoa(k.Duplicates[1]))))
 		return fmt.Sprintf("must not repeat %s (items %d and %d are equal)", dup, k.Duplicates[0], k.Duplicates[1])
@@ -258,9 +258,9 @@ func (tr *translator) reason(e *jsonschema.ValidationError) string {
 	case *kind.MultipleOf:
 		return "must be a multiple of " + ratString(k.Want) + "; got " + got
 	case *kind.MinProperties:
-		return fmt.Sprintf("must have at least %d members; got %d", k.Want, k.Got)
+		return fmt.Sprintf("must have at least %s; got %d", countOf(k.Want, "member"), k.Got)
 	case *kind.MaxProperties:
-		return fmt.Sprintf("must have at most %d members; got %d", k.Want, k.Got)
+		return fmt.Sprintf("must have at most %s; got %d", countOf(k.Want, "member"), k.Got)
 	case *kind.FalseSchema:
 		return "is not allowed here"
 	case *kind.Not:
@@ -399,6 +399,14 @@ func lookupPointer(doc any, ptr string) any {
 		}
 	}
 	return doc
+}
+
+// countOf formats a count with its noun: "1 item", "20 items".
+func countOf(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
 }
 
 // ratString writes an exact number in decimal, as short as it can be.

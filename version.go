@@ -7,9 +7,9 @@ import (
 	"strconv"
 )
 
-// ProtocolName is the version of the Skill Sharing Protocol this package
+// CurrentVersion is the version of the Skill Sharing Protocol this package
 // implements and writes into the documents it produces.
-const ProtocolName = "1.0.0"
+const CurrentVersion = "1.0.0"
 
 // SupportedMajor is the protocol major this package reads.
 const SupportedMajor = 1

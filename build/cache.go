@@ -37,7 +37,7 @@ import (
 // rule and template built into it).
 var cacheVersion = sync.OnceValue(func() string {
 	h := sha256.New()
-	io.WriteString(h, skillcat.ProtocolName+"\x00")
+	io.WriteString(h, skillcat.CurrentVersion+"\x00")
 	if exe, err := os.Executable(); err == nil {
 		if f, err := os.Open(exe); err == nil {
 			io.Copy(h, f)

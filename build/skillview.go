@@ -116,7 +116,7 @@ func (p *pages) skillPage(s *Skill) ([]byte, error) {
 			Caller:   skillcat.Caller{ID: "my-agent", Type: skillcat.CallerAgent},
 			SkillID:  d.ID,
 			Inputs:   json.RawMessage("{}"),
-			Protocol: &skillcat.ProtocolVersion{Version: skillcat.ProtocolName},
+			Protocol: &skillcat.ProtocolVersion{Version: skillcat.CurrentVersion},
 		}
 		data, err := req.Encode()
 		if err != nil {
@@ -144,7 +144,7 @@ func exampleOf(d *skillcat.SkillDescriptor, ex skillcat.Example, i int) (example
 		Caller:    skillcat.Caller{ID: "my-agent", Type: skillcat.CallerAgent},
 		SkillID:   d.ID,
 		Inputs:    ex.Inputs,
-		Protocol:  &skillcat.ProtocolVersion{Version: skillcat.ProtocolName},
+		Protocol:  &skillcat.ProtocolVersion{Version: skillcat.CurrentVersion},
 		RequestID: fmt.Sprintf("example-%d", i+1),
 	}
 	reqJSON, err := req.Encode()

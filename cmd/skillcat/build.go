@@ -17,7 +17,7 @@ func init() {
 }
 
 func runBuild(ctx context.Context, e *env, args []string) int {
-	fs := newFlags(e, "build", "[--content DIR] [--out DIR] [--base-url URL] [--strict] [--quiet]")
+	fs := newFlags(e, "build", "[--content DIR] [--out DIR] [--base-url URL] [--templates DIR] [--cache FILE | --no-cache] [--strict] [--quiet] [-v]")
 	content := fs.String("content", "content", "the content `directory` of skill sources")
 	out := fs.String("out", "public", "the output `directory`, replaced whole on success")
 	baseURL := fs.String("base-url", "", "absolute `URL` the site is served at; makes URLs absolute and adds sitemap.xml")
@@ -55,16 +55,19 @@ func runBuild(ctx context.Context, e *env, args []string) int {
 	switch {
 	case errors.As(err, &invalid):
 		printViolations(e, "text", invalid.Violations)
-		fmt.Fprintf(e.stderr, "skillcat: build failed: %s, %s in %s; %s left unchanged\n",
+		fmt.Fprintf(e.stderr, "skillcat: build failed: %s, %s in %s; %s\n",
 			plural(countSeverity(invalid.Violations, "error"), "error"),
 			plural(countSeverity(invalid.Violations, "warning"), "warning"),
-			plural(res.Sources, "source"), *out)
+			plural(res.Sources, "source"), unchanged(*out))
 		return exitInvalid
 	case isUsage(err):
 		fmt.Fprintln(e.stderr, "skillcat:", err)
 		return exitUsage
+	case errors.Is(err, context.Canceled):
+		fmt.Fprintf(e.stderr, "skillcat: build interrupted; %s\n", unchanged(*out))
+		return exitInternal
 	case err != nil:
-		fmt.Fprintf(e.stderr, "skillcat: build failed: %v; %s left unchanged\n", err, *out)
+		fmt.Fprintf(e.stderr, "skillcat: build failed: %v; %s\n", err, unchanged(*out))
 		return exitInternal
 	}
 	printViolations(e, "text", res.Warnings)
@@ -82,6 +85,14 @@ func runBuild(ctx context.Context, e *env, args []string) int {
 			plural(res.Private, "private skill"), plural(res.Files, "file"))
 	}
 	return exitOK
+}
+
+// unchanged says what became of the output after a failed build.
+func unchanged(out string) string {
+	if _, err := os.Stat(out); err != nil {
+		return "nothing written"
+	}
+	return out + " left unchanged"
 }
 
 // tuneGC trades memory the build has to spare for less collector work: a

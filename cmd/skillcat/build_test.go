@@ -591,7 +591,7 @@ func TestBuildCommand(t *testing.T) {
 		if code == exitOK {
 			t.Fatalf("a cancelled build exited 0")
 		}
-		if !strings.Contains(stderr, "context canceled") || !strings.Contains(stderr, "public left unchanged") {
+		if !strings.Contains(stderr, "build interrupted") || !strings.Contains(stderr, "public left unchanged") {
 			t.Errorf("stderr = %q", stderr)
 		}
 		assertKept(t, "public", before)

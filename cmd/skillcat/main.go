@@ -59,6 +59,12 @@ func main() {
 
 // run dispatches to a subcommand and returns the exit code.
 func run(ctx context.Context, e *env, args []string) int {
+	if len(args) == 2 && args[0] == "help" {
+		args = []string{args[1], "--help"} // skillcat help build
+	}
+	if len(args) > 0 && (args[0] == "--version" || args[0] == "-version") {
+		args = []string{"version"}
+	}
 	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" || args[0] == "-help" {
 		usage(e.stdout)
 		if len(args) == 0 {

@@ -298,7 +298,7 @@ func (s scaffold) json() []byte {
 	p := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
 	p("{\n")
 	p("  \"$schema\": %s,\n", quoteJSON(skillcat.SchemaBaseURL+skillcat.DescriptorSchemaFile))
-	p("  \"protocol\": {\"version\": %s},\n", quoteJSON(skillcat.ProtocolName))
+	p("  \"protocol\": {\"version\": %s},\n", quoteJSON(skillcat.CurrentVersion))
 	p("  \"id\": %s,\n", quoteJSON(s.id))
 	p("  \"name\": %s,\n", quoteJSON(s.name))
 	p("  \"version\": \"0.1.0\",\n")
@@ -344,7 +344,7 @@ func (s scaffold) markdown() []byte {
 	var b strings.Builder
 	p := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
 	p("---\n")
-	p("protocol:\n  version: %s\n", quoteJSON(skillcat.ProtocolName))
+	p("protocol:\n  version: %s\n", quoteJSON(skillcat.CurrentVersion))
 	p("id: %s\n", quoteJSON(s.id))
 	p("name: %s\n", quoteJSON(s.name))
 	p("version: \"0.1.0\"\n")

@@ -13,7 +13,7 @@ func init() {
 }
 
 func runValidate(ctx context.Context, e *env, args []string) int {
-	fs := newFlags(e, "validate", "[--content DIR] [--format text|json|github] [--strict]")
+	fs := newFlags(e, "validate", "[--content DIR] [--format text|json|github] [--strict] [--quiet]")
 	content := fs.String("content", "content", "the content `directory` of skill sources")
 	format := fs.String("format", "text", "output `format`: text (stderr), json or github (stdout)")
 	strict := fs.Bool("strict", false, "treat warnings as errors")

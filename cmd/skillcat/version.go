@@ -16,6 +16,6 @@ func runVersion(_ context.Context, e *env, args []string) int {
 	if code := parseFlags(e, fs, args); code >= 0 {
 		return code
 	}
-	fmt.Fprintf(e.stdout, "skillcat %s (Skill Sharing Protocol %s)\n", Version, skillcat.ProtocolName)
+	fmt.Fprintf(e.stdout, "skillcat %s (Skill Sharing Protocol %s)\n", Version, skillcat.CurrentVersion)
 	return exitOK
 }
