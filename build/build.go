@@ -237,6 +237,14 @@ func checkConfig(cfg *Config) error {
 	if _, holds := outputWithin(*cfg); holds {
 		return fmt.Errorf("%w: --out %q would replace the content directory %q, which it contains; choose an output folder outside it", ErrConfig, cfg.Out, cfg.ContentDir)
 	}
+	if info, err := os.Lstat(cfg.Out); err == nil && info.Mode()&os.ModeSymlink != 0 {
+		// Replace the folder the link points to; the link stays.
+		real, err := filepath.EvalSymlinks(cfg.Out)
+		if err != nil {
+			return fmt.Errorf("%w: --out %q is a broken symbolic link", ErrConfig, cfg.Out)
+		}
+		cfg.Out = real
+	}
 	if foreign(cfg.Out) {
 		return fmt.Errorf("%w: --out %q already holds files that are not a skillcat site (no .well-known/skills.json), and a build replaces the folder whole; choose a new or empty folder", ErrConfig, cfg.Out)
 	}
@@ -341,6 +349,10 @@ func load(ctx context.Context, cfg Config, cache *store.CacheTx) (*catalog, *Res
 	skip, _ := outputWithin(cfg)
 	files, vs := readSources(cfg.Content, display, skip)
 	res.Sources = len(files) + len(vs)
+	if res.Sources == 0 {
+		vs = append(vs, skillcat.Violation{File: display("."), Field: skillcat.FileField, Severity: skillcat.SeverityWarning,
+			Reason: "no skill sources found: add *.json or *.md files (names starting with _ or . are skipped)"})
+	}
 	res.timed("read", &mark)
 	site, svs := readSite(cfg.Content, display)
 	vs = append(vs, svs...)
