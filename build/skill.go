@@ -147,7 +147,7 @@ func parseCached(fsys fs.FS, f *SourceFile, name string, cache *store.CacheTx) p
 			have = false
 		}
 		if have && prev.Size == f.size && prev.ModTime == f.modTime {
-			return fromCache(prev)
+			return fromCache(prev, name)
 		}
 	}
 	if err := f.load(fsys); err != nil {
@@ -160,7 +160,7 @@ func parseCached(fsys fs.FS, f *SourceFile, name string, cache *store.CacheTx) p
 	if have && prev.Hash == hash {
 		prev.Size, prev.ModTime = f.size, f.modTime
 		_ = cache.PutSource(&prev)
-		return fromCache(prev)
+		return fromCache(prev, name)
 	}
 	p := parseSource(*f, name)
 	if cache != nil && p.row != nil {
@@ -171,9 +171,12 @@ func parseCached(fsys fs.FS, f *SourceFile, name string, cache *store.CacheTx) p
 	return p
 }
 
-func fromCache(c store.CachedSource) parsed {
+func fromCache(c store.CachedSource, name string) parsed {
 	var vs skillcat.Violations
 	_ = json.Unmarshal(c.Warnings, &vs)
+	for i := range vs {
+		vs[i].File = name // as this run names the source (--content may differ)
+	}
 	row := c.Skill
 	return parsed{row: &row, vs: vs, idLine: c.IDLine, idColumn: c.IDColumn, cached: true}
 }

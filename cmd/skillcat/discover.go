@@ -84,6 +84,9 @@ func runDiscover(ctx context.Context, e *env, args []string) int {
 	case *concurrency < 1:
 		return usageErr("--concurrency must be at least 1; got %d", *concurrency)
 	}
+	if !strings.Contains(pos[0], "://") {
+		return usageErr("%q has no scheme; write the catalog's address in full, such as https://%s/ (http:// only for a local site)", pos[0], strings.TrimSuffix(pos[0], "/"))
+	}
 	if _, err := client.IndexURL(pos[0]); err != nil {
 		return usageErr("%v", err)
 	}

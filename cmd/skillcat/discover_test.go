@@ -245,7 +245,7 @@ func TestDiscoverUsage(t *testing.T) {
 		{"BadConcurrency", []string{"--concurrency", "0", s.srv.URL}, "--concurrency must be at least 1"},
 		{"UnknownFlag", []string{"--nope", s.srv.URL}, "flag provided but not defined: -nope"},
 		{"HTTPS", []string{"http://example.com"}, "http://example.com: https required: plain http is accepted only for localhost, 127.0.0.0/8 and ::1"},
-		{"NotAURL", []string{"example.com"}, `"example.com" is not an absolute URL`},
+		{"NotAURL", []string{"example.com"}, `"example.com" has no scheme`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			code, stdout, stderr := runDiscoverCmd(t, c.args...)
