@@ -380,11 +380,7 @@ func (tr *translator) conditionParts(ifSchema map[string]any, base Path) []strin
 
 // lookupPointer resolves a JSON Pointer fragment in a parsed document.
 func lookupPointer(doc any, ptr string) any {
-	if ptr == "" {
-		return doc
-	}
-	for _, tok := range strings.Split(strings.TrimPrefix(ptr, "/"), "/") {
-		tok = strings.NewReplacer("~1", "/", "~0", "~").Replace(tok)
+	for _, tok := range ParsePointer(ptr) {
 		switch v := doc.(type) {
 		case map[string]any:
 			doc = v[tok]

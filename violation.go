@@ -135,14 +135,32 @@ func AsViolations(err error) (Violations, bool) {
 // Path is a location inside a document as unescaped JSON Pointer tokens.
 type Path []string
 
+var (
+	pointerEscaper   = strings.NewReplacer("~", "~0", "/", "~1")
+	pointerUnescaper = strings.NewReplacer("~1", "/", "~0", "~")
+)
+
 // Pointer returns the path as a JSON Pointer (RFC 6901), "" for the root.
 func (p Path) Pointer() string {
 	var b strings.Builder
 	for _, tok := range p {
 		b.WriteByte('/')
-		b.WriteString(strings.NewReplacer("~", "~0", "/", "~1").Replace(tok))
+		b.WriteString(pointerEscaper.Replace(tok))
 	}
 	return b.String()
+}
+
+// ParsePointer splits a JSON Pointer (RFC 6901) into its unescaped
+// reference tokens, the inverse of Path.Pointer; "" is the root.
+func ParsePointer(ptr string) Path {
+	if ptr == "" {
+		return nil
+	}
+	toks := strings.Split(strings.TrimPrefix(ptr, "/"), "/")
+	for i, t := range toks {
+		toks[i] = pointerUnescaper.Replace(t)
+	}
+	return toks
 }
 
 // Field returns the path as a dotted field path, with array indexes in

@@ -121,7 +121,6 @@ func (e *InvalidError) Unwrap() error { return ErrInvalidContent }
 // content is invalid.
 func Validate(ctx context.Context, cfg Config) (*Result, error) {
 	start := time.Now()
-	cfg.Cache = ""
 	cat, res, err := load(ctx, cfg, nil)
 	if cat != nil {
 		cat.close()

@@ -40,6 +40,9 @@ type output struct {
 	dirs    sync.Map
 	written int
 	done    bool
+	// catalogKey is what catalog.sqlite holds (store.ListedKey), set by
+	// render from the listing it already read.
+	catalogKey string
 }
 
 // newOutput prepares a cold or an incremental write of cfg.Out.
@@ -198,11 +201,7 @@ func (o *output) exportCatalog(ctx context.Context, cat *catalog, key string) er
 
 // finish exports catalog.sqlite and puts the output in place.
 func (o *output) finish(ctx context.Context, cat *catalog) error {
-	key, err := cat.db.ListedKey(ctx)
-	if err != nil {
-		return err
-	}
-	if err := o.exportCatalog(ctx, cat, key); err != nil {
+	if err := o.exportCatalog(ctx, cat, o.catalogKey); err != nil {
 		return err
 	}
 	if err := ctx.Err(); err != nil {

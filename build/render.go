@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"runtime"
 	"strings"
 	"sync"
 
@@ -31,6 +30,7 @@ func render(ctx context.Context, cfg Config, cat *catalog, o *output, keys build
 	if err != nil {
 		return fmt.Errorf("query listed skills: %w", err)
 	}
+	o.catalogKey = store.ListedKey(listed)
 	counts, err := cat.db.CountByType(ctx)
 	if err != nil {
 		return fmt.Errorf("count skills: %w", err)
@@ -111,10 +111,7 @@ func render(ctx context.Context, cfg Config, cat *catalog, o *output, keys build
 // parallel, streaming the descriptors out of the index. A page whose
 // descriptor and site are those of the previous build is not rendered.
 func renderSkills(ctx context.Context, cfg Config, p *pages, cat *catalog, listed []store.Skill, o *output, keys buildKeys) error {
-	workers := cfg.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
+	workers := workerCount(cfg.Workers)
 	entries := make(map[string]*store.Skill, len(listed))
 	for i := range listed {
 		entries[listed[i].ID] = &listed[i]
@@ -167,7 +164,7 @@ func renderSkills(ctx context.Context, cfg Config, p *pages, cat *catalog, liste
 		// Incremental: fetch only the descriptors whose files are stale.
 		for i := range listed {
 			e := &listed[i]
-			if o.fresh("skills/"+e.ID+".json", e.Digest) && o.fresh(skillPagePath(e.ID), pageKey(keys, e)) {
+			if o.fresh(descriptorPath(e.ID), e.Digest) && o.fresh(skillPagePath(e.ID), pageKey(keys, e)) {
 				continue
 			}
 			d, derr := cat.db.Descriptor(ctx, e.ID)
@@ -193,15 +190,17 @@ func renderSkills(ctx context.Context, cfg Config, p *pages, cat *catalog, liste
 
 var errStop = errors.New("stopped")
 
-func skillPagePath(id string) string { return "skills/" + id + "/index.html" }
+// descriptorPath and skillPagePath are where a skill's files go.
+func descriptorPath(id string) string { return "skills/" + id + ".json" }
+func skillPagePath(id string) string  { return "skills/" + id + "/index.html" }
 
 // pageKey is what a skill page is made from: the site and the descriptor.
 func pageKey(keys buildKeys, e *store.Skill) string { return keys.site + " " + e.Digest }
 
 // renderSkill writes one skill's descriptor and page.
 func renderSkill(p *pages, e *store.Skill, published []byte, o *output, keys buildKeys) error {
-	if !o.fresh("skills/"+e.ID+".json", e.Digest) {
-		if err := o.write("skills/"+e.ID+".json", published, e.Digest); err != nil {
+	if !o.fresh(descriptorPath(e.ID), e.Digest) {
+		if err := o.write(descriptorPath(e.ID), published, e.Digest); err != nil {
 			return err
 		}
 	}
@@ -323,6 +322,6 @@ func sitemap(cfg Config, skills []store.Skill) []byte {
 	return []byte(b.String())
 }
 
-func xmlEscape(s string) string {
-	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;", "'", "&apos;").Replace(s)
-}
+var xmlEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;", "'", "&apos;")
+
+func xmlEscape(s string) string { return xmlEscaper.Replace(s) }

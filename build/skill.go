@@ -37,7 +37,7 @@ type parsed struct {
 // sourceMeta is what the build keeps in memory of each valid source once
 // its row is in the index.
 type sourceMeta struct {
-	path, display    string
+	display          string
 	idLine, idColumn int
 }
 
@@ -50,9 +50,7 @@ type sourceMeta struct {
 // listed.
 func parseSources(ctx context.Context, fsys fs.FS, files []SourceFile, display func(string) string,
 	workers int, loader *store.Loader, cache *store.CacheTx) (vs skillcat.Violations, metas map[string]sourceMeta, listed, private, parsedN int, err error) {
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
+	workers = workerCount(workers)
 	type result struct {
 		i int
 		p parsed
@@ -113,7 +111,7 @@ func parseSources(ctx context.Context, fsys fs.FS, files []SourceFile, display f
 				err = lerr
 				continue
 			}
-			meta := sourceMeta{path: f.Path, display: display(f.Path), idLine: p.idLine, idColumn: p.idColumn}
+			meta := sourceMeta{display: display(f.Path), idLine: p.idLine, idColumn: p.idColumn}
 			if dup != nil {
 				vs = append(vs, skillcat.Violation{
 					File: meta.display, Line: meta.idLine, Column: meta.idColumn, Pointer: "/id", Field: "id",
@@ -134,6 +132,15 @@ func parseSources(ctx context.Context, fsys fs.FS, files []SourceFile, display f
 		err = ctx.Err()
 	}
 	return vs, metas, listed, private, parsedN, err
+}
+
+// workerCount is the number of parallel workers for Config.Workers n: n,
+// or GOMAXPROCS when n is 0.
+func workerCount(n int) int {
+	if n <= 0 {
+		return runtime.GOMAXPROCS(0)
+	}
+	return n
 }
 
 // parseCached returns the cache's result for an unchanged source, and

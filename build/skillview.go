@@ -247,7 +247,7 @@ func schemaViewOf(raw json.RawMessage) schemaView {
 	if v.RootType == "" {
 		v.RootType = "any JSON value"
 	}
-	v.Description = textOf(r.resolve(root, 0), "description", "title")
+	v.Description = textOf(r.resolve(root), "description", "title")
 	if ap := root.Get("additionalProperties"); ap != nil && ap.Kind == skillcat.Bool && ap.Text == "false" {
 		v.Closed = true
 	}
@@ -271,13 +271,13 @@ const maxTypeSteps = 20000
 
 // resolve follows a local $ref (a few hops at most); anything else is
 // returned as is.
-func (w *schemaWalker) resolve(sch *skillcat.Node, depth int) *skillcat.Node {
+func (w *schemaWalker) resolve(sch *skillcat.Node) *skillcat.Node {
 	for hops := 0; hops < 4 && sch != nil && sch.Kind == skillcat.Object; hops++ {
 		ref := sch.Get("$ref")
 		if ref == nil || ref.Kind != skillcat.String || !strings.HasPrefix(ref.Text, "#") {
 			return sch
 		}
-		target := w.root.Lookup(pointerTokens(ref.Text[1:]))
+		target := w.root.Lookup(skillcat.ParsePointer(ref.Text[1:]))
 		if target == nil {
 			return sch
 		}
@@ -286,21 +286,10 @@ func (w *schemaWalker) resolve(sch *skillcat.Node, depth int) *skillcat.Node {
 	return sch
 }
 
-func pointerTokens(ptr string) []string {
-	if ptr == "" {
-		return nil
-	}
-	toks := strings.Split(strings.TrimPrefix(ptr, "/"), "/")
-	for i, t := range toks {
-		toks[i] = strings.NewReplacer("~1", "/", "~0", "~").Replace(t)
-	}
-	return toks
-}
-
 // walk adds a row for each member of an object schema (or of an array's
 // item schema), then the members nested in it.
 func (w *schemaWalker) walk(sch *skillcat.Node, prefix string, depth int) {
-	sch = w.resolve(sch, depth)
+	sch = w.resolve(sch)
 	if depth > maxSchemaDepth || sch == nil || sch.Kind != skillcat.Object {
 		return
 	}
@@ -344,7 +333,7 @@ func (w *schemaWalker) typeOf(sch *skillcat.Node, depth int) string {
 		return "nothing"
 	}
 	ref := sch.Get("$ref")
-	target := w.resolve(sch, depth)
+	target := w.resolve(sch)
 	if target != sch && depth < maxSchemaDepth {
 		if t := w.typeOf(target, depth+1); t != "" {
 			return t
@@ -383,9 +372,9 @@ func (w *schemaWalker) typeOf(sch *skillcat.Node, depth int) string {
 	}
 	if t == "" {
 		if c := sch.Get("const"); c != nil {
-			t = valueKind(c)
+			t = c.Kind.String()
 		} else if e := sch.Get("enum"); e != nil && e.Kind == skillcat.Array && len(e.Items) > 0 {
-			t = valueKind(e.Items[0])
+			t = e.Items[0].Kind.String()
 		}
 	}
 	if t == "array" && depth < maxSchemaDepth {
@@ -404,22 +393,6 @@ func (w *schemaWalker) typeOf(sch *skillcat.Node, depth int) string {
 	return strings.TrimSpace(t)
 }
 
-func valueKind(n *skillcat.Node) string {
-	switch n.Kind {
-	case skillcat.String:
-		return "string"
-	case skillcat.Number:
-		return "number"
-	case skillcat.Bool:
-		return "boolean"
-	case skillcat.Null:
-		return "null"
-	case skillcat.Array:
-		return "array"
-	}
-	return "object"
-}
-
 // textOf returns the first of the named string members of sch.
 func textOf(sch *skillcat.Node, names ...string) string {
 	for _, name := range names {
@@ -436,7 +409,7 @@ func (w *schemaWalker) rowOf(sch *skillcat.Node, name, parent string, depth int,
 		return r
 	}
 	// A member's own words win over those of the definition it refers to.
-	target := w.resolve(sch, depth)
+	target := w.resolve(sch)
 	r.Description = textOf(sch, "description", "title")
 	if r.Description == "" {
 		r.Description = textOf(target, "description", "title")

@@ -171,13 +171,10 @@ func (l *Loader) Close() error {
 	return err
 }
 
-// ListedKey returns a digest of everything Export would write: the listed
-// skills' rows and tags. Equal keys mean equal exports.
-func (db *DB) ListedKey(ctx context.Context) (string, error) {
-	skills, err := db.ListedEntries(ctx, "")
-	if err != nil {
-		return "", err
-	}
+// ListedKey returns a digest of everything Export writes, given the listed
+// skills (ListedEntries of all types): their rows and tags. Equal keys mean
+// equal exports.
+func ListedKey(skills []Skill) string {
 	h := sha256.New()
 	for _, s := range skills {
 		for _, f := range []string{s.ID, s.Name, s.Version, s.CapabilityType, s.Access, s.Summary, s.ProviderName, s.Digest, strings.Join(s.Tags, "\x00")} {
@@ -186,7 +183,7 @@ func (db *DB) ListedKey(ctx context.Context) (string, error) {
 		}
 		h.Write([]byte{1})
 	}
-	return hex.EncodeToString(h.Sum(nil)), nil
+	return hex.EncodeToString(h.Sum(nil))
 }
 
 // PathCollision is a pair of listed skills whose published files would
