@@ -167,6 +167,9 @@ func ParseSource(src *Source) (*Node, Violations) {
 	if err != nil {
 		se := err.(*SyntaxError)
 		line, col := src.OffsetPosition(se.Offset)
+		if se.Limit {
+			return nil, Violations{src.fileViolation(line, col, se.Msg)}
+		}
 		return nil, Violations{src.fileViolation(line, col, "invalid JSON: "+se.Msg)}
 	}
 	return root, nil

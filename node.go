@@ -213,10 +213,13 @@ func appendString(b []byte, s string) []byte {
 // MaxDepth is how deeply arrays and objects may nest in a source document.
 const MaxDepth = 256
 
-// SyntaxError is a JSON syntax error at a byte offset of the source.
+// SyntaxError is a JSON syntax error at a byte offset of the source, or
+// (Limit set) a value beyond a bound of this package such as a number's
+// exponent.
 type SyntaxError struct {
 	Offset int
 	Msg    string
+	Limit  bool // valid JSON, refused by a bound (CheckNumber)
 }
 
 // Error returns the message with its byte offset.
@@ -425,7 +428,11 @@ func (p *parser) number() (*Node, error) {
 			p.i++
 		}
 	}
-	return &Node{Kind: Number, Text: string(d[start:p.i]), Offset: start}, nil
+	text := string(d[start:p.i])
+	if err := CheckNumber(text); err != nil {
+		return nil, &SyntaxError{Offset: start, Msg: err.Error(), Limit: true}
+	}
+	return &Node{Kind: Number, Text: text, Offset: start}, nil
 }
 
 // str parses a JSON string at the cursor and returns its value.

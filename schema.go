@@ -405,16 +405,23 @@ func countOf(n int, noun string) string {
 	return strconv.Itoa(n) + " " + noun + "s"
 }
 
-// ratString writes an exact number in decimal, as short as it can be.
+// ratString writes a number in decimal, exactly when that takes at most 30
+// digits, else rounded to 20 significant digits with an exponent (1e+1000),
+// so that a message stays short whatever the number.
 func ratString(r *big.Rat) string {
 	if r == nil {
 		return "?"
 	}
 	if r.IsInt() {
-		return r.Num().String()
+		if s := r.Num().String(); len(s) <= 30 {
+			return s
+		}
+	} else if n, exact := r.FloatPrec(); exact && n <= 30 {
+		if s := r.FloatString(n); len(s) <= 32 {
+			return s
+		}
 	}
-	s := strings.TrimRight(r.FloatString(30), "0")
-	return strings.TrimSuffix(s, ".")
+	return new(big.Float).SetPrec(67).SetRat(r).Text('g', -1)
 }
 
 func article(typ string) string {

@@ -143,13 +143,16 @@ func parseFrontMatter(src *skillcat.Source) (root *skillcat.Node, body string, b
 		}
 		return nil, "", 0, fileErr(line, col, "invalid YAML front matter: "+msg)
 	}
-	c := converter{lineOffset: ymlLine - 1}
+	c := converter{lineOffset: ymlLine - 1, src: src}
 	if doc.Kind == 0 || len(doc.Content) == 0 {
 		root = &skillcat.Node{Kind: skillcat.Object}
 	} else {
 		root, err = c.node(doc.Content[0], 0)
 		if err != nil {
-			return nil, "", 0, skillcat.Violations{c.failure(src, err)}
+			return nil, "", 0, append(c.problems, c.failure(err))
+		}
+		if c.problems != nil {
+			return nil, "", 0, c.problems
 		}
 		if root.Kind != skillcat.Object {
 			return nil, "", 0, fileErr(root.Line, root.Column, "front matter must be a YAML mapping of descriptor members; got "+root.Kind.String())
@@ -183,6 +186,8 @@ type converter struct {
 	errLine, errCol int
 	errPath         skillcat.Path
 	errIndex        []bool
+	src             *skillcat.Source
+	problems        skillcat.Violations // conversion problems that do not stop it
 }
 
 func (c *converter) fail(n *yaml.Node, format string, args ...any) error {
@@ -201,16 +206,25 @@ func (c *converter) pop() {
 
 // failure is the violation of a failed conversion, at the member where it
 // failed.
-func (c *converter) failure(src *skillcat.Source, err error) skillcat.Violation {
-	v := skillcat.Violation{File: src.Name, Line: c.errLine, Column: c.errCol, Field: skillcat.FileField,
-		Reason: err.Error(), Severity: skillcat.SeverityError}
-	if len(c.errPath) > 0 {
+func (c *converter) failure(err error) skillcat.Violation {
+	return c.at(c.errLine, c.errCol, c.errPath, c.errIndex, err.Error())
+}
+
+// violation is a problem at YAML node n, at the member being converted.
+func (c *converter) violation(n *yaml.Node, reason string) skillcat.Violation {
+	return c.at(n.Line+c.lineOffset, n.Column, c.path, c.index, reason)
+}
+
+func (c *converter) at(line, col int, path skillcat.Path, index []bool, reason string) skillcat.Violation {
+	v := skillcat.Violation{File: c.src.Name, Line: line, Column: col, Field: skillcat.FileField,
+		Reason: reason, Severity: skillcat.SeverityError}
+	if len(path) > 0 {
 		// A skeleton tree holding just the path lets Path.Field format it.
 		root := &skillcat.Node{}
 		n := root
-		for i, tok := range c.errPath {
+		for i, tok := range path {
 			child := &skillcat.Node{}
-			if c.errIndex[i] {
+			if index[i] {
 				k, _ := strconv.Atoi(tok)
 				n.Kind, n.Items = skillcat.Array, make([]*skillcat.Node, k+1)
 				n.Items[k] = child
@@ -219,7 +233,7 @@ func (c *converter) failure(src *skillcat.Source, err error) skillcat.Violation 
 			}
 			n = child
 		}
-		v.Pointer, v.Field = c.errPath.Pointer(), c.errPath.Field(root)
+		v.Pointer, v.Field = path.Pointer(), path.Field(root)
 	}
 	return v
 }
@@ -287,37 +301,107 @@ func (c *converter) node(n *yaml.Node, depth int) (*skillcat.Node, error) {
 	return out, nil
 }
 
-var jsonNumberRE = regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$`)
+// YAML 1.2 core schema (https://yaml.org/spec/1.2.2/#1032-tag-resolution):
+// the plain scalars that resolve to null, booleans, integers and floats.
+// Everything else is a string.
+var (
+	coreNullRE  = regexp.MustCompile(`^(null|Null|NULL|~|)$`)
+	coreBoolRE  = regexp.MustCompile(`^(true|True|TRUE|false|False|FALSE)$`)
+	coreIntRE   = regexp.MustCompile(`^[-+]?[0-9]+$`)
+	coreOctRE   = regexp.MustCompile(`^0o[0-7]+$`)
+	coreHexRE   = regexp.MustCompile(`^0x[0-9a-fA-F]+$`)
+	coreFloatRE = regexp.MustCompile(`^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$`)
+	coreInfRE   = regexp.MustCompile(`^([-+]?\.(inf|Inf|INF)|\.(nan|NaN|NAN))$`)
+)
 
-// scalar converts a YAML scalar by its resolved tag. Numbers must have a
-// JSON equivalent; timestamps and binary stay strings as written.
+// scalar converts a YAML scalar by the YAML 1.2 core schema. A plain scalar
+// is resolved by its text alone (010 is ten, 1e400 a number, 2001-12-14 a
+// string); a quoted or block scalar is a string; an explicit tag !!str,
+// !!null, !!bool, !!int or !!float is honoured, and any other tag
+// (!!timestamp, !!binary, local tags) leaves the text as written.
 func (c *converter) scalar(n *yaml.Node, out *skillcat.Node) (*skillcat.Node, error) {
-	switch n.ShortTag() {
-	case "!!null":
-		out.Kind = skillcat.Null
-	case "!!bool":
-		out.Kind = skillcat.Bool
-		b, err := strconv.ParseBool(strings.ToLower(n.Value))
+	out.Kind, out.Text = skillcat.String, n.Value
+	tag := ""
+	switch {
+	case n.Style&yaml.TaggedStyle != 0:
+		tag = n.ShortTag()
+	case n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle) != 0:
+		return out, nil
+	}
+	v := n.Value
+	switch {
+	case tag == "!!null" || tag == "" && coreNullRE.MatchString(v):
+		if !coreNullRE.MatchString(v) {
+			return c.problem(n, out, "%q tagged !!null is not a YAML null; write null or ~", v)
+		}
+		out.Kind, out.Text = skillcat.Null, ""
+	case tag == "!!bool" || tag == "" && coreBoolRE.MatchString(v):
+		if !coreBoolRE.MatchString(v) {
+			return c.problem(n, out, "%q is not a boolean JSON knows; write true or false", v)
+		}
+		out.Kind, out.Text = skillcat.Bool, strings.ToLower(v)
+	case tag == "!!int" || tag == "!!float" || tag == "" && isCoreNumber(v):
+		text, err := jsonNumber(v)
 		if err != nil {
-			return nil, c.fail(n, "%q is not a boolean JSON knows; write true or false", n.Value)
+			return c.problem(n, out, "%v", err)
 		}
-		out.Text = strconv.FormatBool(b)
-	case "!!int", "!!float":
-		out.Kind = skillcat.Number
-		text := strings.TrimPrefix(n.Value, "+")
-		if !jsonNumberRE.MatchString(text) {
-			i, ok := new(big.Int).SetString(strings.ReplaceAll(text, "_", ""), 0)
-			if !ok {
-				return nil, c.fail(n, "YAML number %s has no JSON equivalent; write a plain decimal number, or quote it to make it a string", n.Value)
-			}
-			text = i.String()
-		}
-		out.Text = text
-	default:
-		out.Kind = skillcat.String
-		out.Text = n.Value
+		out.Kind, out.Text = skillcat.Number, text
 	}
 	return out, nil
+}
+
+// problem records a conversion problem at n and goes on converting, so that
+// every problem of a file is reported; out stays a string.
+func (c *converter) problem(n *yaml.Node, out *skillcat.Node, format string, args ...any) (*skillcat.Node, error) {
+	c.problems = append(c.problems, c.violation(n, fmt.Sprintf(format, args...)))
+	return out, nil
+}
+
+func isCoreNumber(v string) bool {
+	return coreIntRE.MatchString(v) || coreOctRE.MatchString(v) || coreHexRE.MatchString(v) ||
+		coreFloatRE.MatchString(v) || coreInfRE.MatchString(v)
+}
+
+// jsonNumber converts a YAML 1.2 core number into JSON number text: a sign
+// "+" and leading zeros are dropped (010 is 10), octal 0o and hex 0x become
+// decimal, ".5" becomes 0.5 and "5." 5.0; the digits are otherwise kept as
+// written, and the result is held to skillcat.CheckNumber's bounds.
+func jsonNumber(v string) (string, error) {
+	switch {
+	case coreInfRE.MatchString(v):
+		return "", fmt.Errorf("YAML number %s has no JSON equivalent; write a plain decimal number, or quote it to make it a string", v)
+	case coreOctRE.MatchString(v) || coreHexRE.MatchString(v):
+		if len(v) > skillcat.MaxNumberLength {
+			return "", skillcat.CheckNumber(v)
+		}
+		i, _ := new(big.Int).SetString(v, 0)
+		return i.String(), skillcat.CheckNumber(i.String())
+	case !coreFloatRE.MatchString(v): // coreIntRE is a subset of it
+		return "", fmt.Errorf("%q is not a YAML 1.2 number (digits, 0o octal, 0x hex, or a decimal with an exponent); remove the tag to make it a string", v)
+	}
+	neg := strings.HasPrefix(v, "-")
+	v = strings.TrimLeft(v, "+-")
+	mant, exp := v, ""
+	if i := strings.IndexAny(v, "eE"); i >= 0 {
+		mant, exp = v[:i], v[i:]
+	}
+	whole, frac, dot := strings.Cut(mant, ".")
+	whole = strings.TrimLeft(whole, "0")
+	if whole == "" {
+		whole = "0"
+	}
+	if dot && frac == "" {
+		frac = "0"
+	}
+	text := whole
+	if dot {
+		text += "." + frac
+	}
+	if neg {
+		text = "-" + text
+	}
+	text += exp
+	return text, skillcat.CheckNumber(text)
 }
 
 func kindName(n *yaml.Node) string {

@@ -133,6 +133,19 @@ func TestFrontMatter(t *testing.T) {
 			want: []string{`content/s.md:20:14: tags[1]: YAML number .nan has no JSON equivalent; write a plain decimal number, or quote it to make it a string`},
 		},
 		{
+			// Every conversion problem of the file is reported, not the first.
+			name: "ErrYAMLEveryNumber", edits: []edit{
+				{"    n: {type: integer, maximum: 10}", "    n: {type: integer, maximum: .inf, minimum: -.Inf}"},
+				{"access: public", "access: public\nx-a: !!int ten\nx-b: 1e1000001\nx-c: !!bool yes"}},
+			want: []string{
+				`content/s.md:15:33: inputs.properties.n.maximum: YAML number .inf has no JSON equivalent; write a plain decimal number, or quote it to make it a string`,
+				`content/s.md:15:48: inputs.properties.n.minimum: YAML number -.Inf has no JSON equivalent; write a plain decimal number, or quote it to make it a string`,
+				`content/s.md:20:6: x-a: "ten" is not a YAML 1.2 number (digits, 0o octal, 0x hex, or a decimal with an exponent); remove the tag to make it a string`,
+				`content/s.md:21:6: x-b: number 1e1000001 has an exponent beyond ±1000; no schema keyword needs one that large`,
+				`content/s.md:22:6: x-c: "yes" is not a boolean JSON knows; write true or false`,
+			},
+		},
+		{
 			name: "ErrYAMLMergeKey", edits: []edit{{"access: public", "access: public\n<<: {x-a: 1}"}},
 			want: []string{`content/s.md:20:1: (file): YAML merge keys (<<) are not supported; write the members out`},
 		},
@@ -228,7 +241,22 @@ x-bool: true
 x-quoted: "10"
 x-block: |
   two
-  lines`)
+  lines
+x-octal-looking: 010
+x-negative-zeros: -007
+x-huge: 1e400
+x-leading-dot: .5
+x-trailing-dot: 5.
+x-dot-exponent: 1.e3
+x-plus: +12.5e-3
+x-hex-big: 0x8000000000000000
+x-hex-bigger: 0x10000000000000000
+x-octal: 0o17
+x-binary-is-text: 0b101
+x-underscore-is-text: 1_000
+x-yes-is-text: yes
+x-tagged-str: !!str 10
+x-tagged-float: !!float 3`)
 		m := publish(t, "s.md", src)
 		for name, want := range map[string]string{
 			"x-big":    "123456789012345678901234567890",
@@ -239,10 +267,26 @@ x-block: |
 			"x-bool":   "true",
 			"x-quoted": `"10"`,
 			"x-block":  `"two\nlines\n"`,
+			// YAML 1.2 core numbers (docs/protocol.md).
+			"x-octal-looking":      "10",
+			"x-negative-zeros":     "-7",
+			"x-huge":               "1e400",
+			"x-leading-dot":        "0.5",
+			"x-trailing-dot":       "5.0",
+			"x-dot-exponent":       "1.0e3",
+			"x-plus":               "12.5e-3",
+			"x-hex-big":            "9223372036854775808",
+			"x-hex-bigger":         "18446744073709551616",
+			"x-octal":              "15",
+			"x-binary-is-text":     `"0b101"`,
+			"x-underscore-is-text": `"1_000"`,
+			"x-yes-is-text":        `"yes"`,
+			"x-tagged-str":         `"10"`,
+			"x-tagged-float":       "3",
 		} {
 			got, _ := json.Marshal(m[name])
-			if name == "x-big" || name == "x-small" || name == "x-hex" {
-				got = []byte(m[name].(json.Number).String())
+			if n, ok := m[name].(json.Number); ok {
+				got = []byte(n.String())
 			}
 			if string(got) != want {
 				t.Errorf("%s published as %s, want %s", name, got, want)
