@@ -1,7 +1,9 @@
 // Package skillcat implements the Skill Sharing Protocol 1.0: its documents
 // (SkillDescriptor, SkillIndex, InvocationRequest, InvocationResponse), their
 // JSON Schemas, validation with errors people can act on, deterministic
-// serialization, and the protocol's version rules.
+// serialization, and the protocol's version rules. The whole protocol, in
+// words an implementer in another language can follow, is docs/protocol.md
+// in this module; this comment and that page tell the same story.
 //
 // # Documents
 //
@@ -11,6 +13,11 @@
 // a descriptor's inputs and output must themselves compile as schemas, its
 // examples must validate against them, and a response's timestamps must be in
 // order.
+//
+// The schemas' $id URLs start with SchemaBaseURL, the schemas folder of this
+// module's repository, which is also what a descriptor's "$schema" member
+// should name; every catalog serves the same bytes under /schemas/v1/.
+// Nothing ever fetches a "$schema": validation uses the embedded schemas.
 //
 // # Parsing
 //

@@ -590,7 +590,7 @@ func drawDescriptorDoc(t *rapid.T) descriptorDoc {
 		"access":          access,
 	}
 	if rapid.Bool().Draw(t, "$schema?") {
-		d["$schema"] = rapid.SampledFrom([]string{"https://skillcat.dev/schemas/v1/skill-descriptor.schema.json", "../schemas/v1/skill-descriptor.schema.json"}).Draw(t, "$schema")
+		d["$schema"] = rapid.SampledFrom([]string{"https://raw.githubusercontent.com/skillcat/skillcat/main/schemas/skill-descriptor.schema.json", "../schemas/v1/skill-descriptor.schema.json"}).Draw(t, "$schema")
 	}
 	if rapid.Bool().Draw(t, "tags?") {
 		tags := rapid.SliceOfNDistinct(genTag(), 0, 20, rapid.ID[string]).Draw(t, "tags")
@@ -850,7 +850,7 @@ func drawDescriptorStruct(t *rapid.T) *skillcat.SkillDescriptor {
 		Extra:          drawExtra(t, "descriptor"),
 	}
 	if rapid.Bool().Draw(t, "$schema?") {
-		d.Schema = "https://skillcat.dev/schemas/v1/skill-descriptor.schema.json"
+		d.Schema = "https://raw.githubusercontent.com/skillcat/skillcat/main/schemas/skill-descriptor.schema.json"
 	}
 	if rapid.Bool().Draw(t, "provider-url?") {
 		d.Provider.URL = genHTTPURL().Draw(t, "provider-url")

@@ -30,8 +30,10 @@ const (
 	ResponseSchemaFile   = "invocation-response.schema.json"
 )
 
-// SchemaBaseURL is the base of the schemas' $id URLs.
-const SchemaBaseURL = "https://skillcat.dev/schemas/v1/"
+// SchemaBaseURL is the base of the schemas' $id URLs: the schemas folder
+// of this module's repository, where each file can be fetched, and what a
+// descriptor's "$schema" names (docs/protocol.md, "The $schema URL").
+const SchemaBaseURL = "https://raw.githubusercontent.com/skillcat/skillcat/main/schemas/"
 
 // Schemas returns the protocol's four JSON Schemas (draft 2020-12) as a file
 // system holding DescriptorSchemaFile, IndexSchemaFile, RequestSchemaFile and

@@ -71,7 +71,7 @@ func build(base []member, edits ...edit) []byte {
 // 10 endpoint, 11 inputs, 12 output, 13 auth, 14 access, 15 tags,
 // 16 examples, 17 documentation_url.
 var baseDescriptor = []member{
-	{"$schema", `"https://skillcat.dev/schemas/v1/skill-descriptor.schema.json"`},
+	{"$schema", `"https://raw.githubusercontent.com/skillcat/skillcat/main/schemas/skill-descriptor.schema.json"`},
 	{"protocol", `{"version": "1.0.0"}`},
 	{"id", `"weather.forecast"`},
 	{"name", `"Weather Forecast"`},

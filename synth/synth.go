@@ -59,7 +59,7 @@ var (
 )
 
 // DescriptorSchemaURL is the $schema that some generated sources declare.
-const DescriptorSchemaURL = "https://skillcat.dev/schemas/v1/skill-descriptor.schema.json"
+const DescriptorSchemaURL = "https://raw.githubusercontent.com/skillcat/skillcat/main/schemas/skill-descriptor.schema.json"
 
 // Name returns the slash-separated path, relative to the content directory,
 // of source i: g<i mod Groups>/skill-<i>.json for even i, .md for odd i.

@@ -9,7 +9,7 @@ import type {
 } from "../../../skill-sharing-protocol.js";
 
 export const weather: SkillDescriptor = {
-  $schema: "https://skillcat.dev/schemas/v1/skill-descriptor.schema.json",
+  $schema: "https://raw.githubusercontent.com/skillcat/skillcat/main/schemas/skill-descriptor.schema.json",
   protocol: { version: "1.0.0" },
   id: "weather.forecast",
   name: "Weather Forecast",
