@@ -245,7 +245,7 @@ func checkConfig(cfg *Config) error {
 		cfg.Out = real
 	}
 	if foreign(cfg.Out) {
-		return fmt.Errorf("%w: --out %q already holds files that are not a skillcat site (no .well-known/skills.json), and a build replaces the folder whole; choose a new or empty folder", ErrConfig, cfg.Out)
+		return fmt.Errorf("%w: --out %q already holds files that are not a skillcat site (no %s), and a build replaces the folder whole; choose a new or empty folder", ErrConfig, cfg.Out, routes{}.index())
 	}
 	if cfg.BaseURL == "" {
 		return nil
@@ -272,8 +272,7 @@ func foreign(out string) bool {
 	if err != nil || len(entries) == 0 {
 		return false
 	}
-	_, err = os.Stat(filepath.Join(out, ".well-known", "skills.json"))
-	return err != nil
+	return !routes{}.isBuiltSite(os.DirFS(out), ".")
 }
 
 // outputWithin places cfg.Out against the content directory cfg.ContentDir:

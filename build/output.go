@@ -167,7 +167,7 @@ func (o *output) mkdir(dir string) error {
 // exportCatalog writes catalog.sqlite unless the listed rows it holds are
 // those of the previous build (key).
 func (o *output) exportCatalog(ctx context.Context, cat *catalog, key string) error {
-	const name = "catalog.sqlite"
+	name := routes{}.catalogDB()
 	if o.fresh(name, key) {
 		return nil
 	}

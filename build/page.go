@@ -16,10 +16,11 @@ import (
 
 // pages renders the HTML side of the site from the templates.
 type pages struct {
-	cfg   Config
-	site  Site
-	fsys  fs.FS
-	tmpls map[string]*template.Template // by page file name
+	cfg    Config
+	routes routes
+	site   Site
+	fsys   fs.FS
+	tmpls  map[string]*template.Template // by page file name
 }
 
 // pageFiles are the page templates; each is parsed with the shared layout
@@ -39,7 +40,8 @@ func newPages(cfg Config, site Site) (*pages, error) {
 	for _, p := range pageFiles {
 		isPage[p] = true
 	}
-	base := template.New("").Funcs(templateFuncs)
+	r := newRoutes(cfg.BaseURL)
+	base := template.New("").Funcs(templateFuncs).Funcs(r.funcs())
 	for _, name := range shared {
 		if isPage[name] {
 			continue
@@ -48,7 +50,7 @@ func newPages(cfg Config, site Site) (*pages, error) {
 			return nil, err
 		}
 	}
-	p := &pages{cfg: cfg, site: site, fsys: fsys, tmpls: map[string]*template.Template{}}
+	p := &pages{cfg: cfg, routes: r, site: site, fsys: fsys, tmpls: map[string]*template.Template{}}
 	for _, name := range pageFiles {
 		t, err := base.Clone()
 		if err != nil {
@@ -94,7 +96,8 @@ func siteURL(root, u string) string {
 type page struct {
 	Site      Site
 	Kind      string // "home", "type", "skill" or "404"
-	Root      string // relative path from the page to the site root: "", "../", "../../"
+	File      string // the page's own file (routes), which its links start from
+	Root      string // the link from the page to the site root: "", "../", "../../"
 	Title     string
 	Canonical string   // absolute URL of the page, with a base URL
 	Date      string   // build date (SOURCE_DATE_EPOCH), or ""
@@ -118,13 +121,12 @@ type listItem struct {
 	Tags                                               []string
 }
 
-func (p *pages) newPage(root, title, rel string, counts map[string]int) *page {
-	pg := &page{Site: p.site, Root: root, Title: title, Dev: p.cfg.Dev}
+// newPage is what every page template gets for the page written to file.
+func (p *pages) newPage(file, title string, counts map[string]int) *page {
+	r := p.routes
+	pg := &page{Site: p.site, File: file, Root: r.link(file, r.home()), Title: title, Canonical: r.absolute(file), Dev: p.cfg.Dev}
 	for _, t := range skillcat.CapabilityTypes {
 		pg.Types = append(pg.Types, string(t))
-	}
-	if p.cfg.BaseURL != "" {
-		pg.Canonical = p.cfg.BaseURL + rel
 	}
 	if !p.cfg.Time.IsZero() {
 		pg.Date = p.cfg.Time.UTC().Format("2006-01-02")
@@ -164,16 +166,17 @@ func (p *pages) execute(name string, data *page) ([]byte, error) {
 // sitePages renders the home page, the type pages and the 404 page.
 func (p *pages) sitePages(listed []store.Skill, byType map[string][]store.Skill, counts map[string]int) ([]File, error) {
 	var files []File
-	home := p.newPage("", "", "", counts)
+	r := p.routes
+	home := p.newPage(r.home(), "", counts)
 	home.Kind = "home"
 	home.Skills = items(listed)
 	data, err := p.execute("home.html", home)
 	if err != nil {
 		return nil, err
 	}
-	files = append(files, File{"index.html", data})
+	files = append(files, File{r.home(), data})
 	for _, t := range skillcat.CapabilityTypes {
-		pg := p.newPage("../../", typeTitle(string(t))+" skills", "types/"+string(t)+"/", counts)
+		pg := p.newPage(r.typePage(string(t)), typeTitle(string(t))+" skills", counts)
 		pg.Kind = "type"
 		pg.Type = string(t)
 		pg.Skills = items(byType[string(t)])
@@ -181,20 +184,15 @@ func (p *pages) sitePages(listed []store.Skill, byType map[string][]store.Skill,
 		if err != nil {
 			return nil, err
 		}
-		files = append(files, File{"types/" + string(t) + "/index.html", data})
+		files = append(files, File{r.typePage(string(t)), data})
 	}
-	// The 404 page is served at any depth, so its links are absolute from
-	// the base URL when there is one, and from the host root otherwise.
-	root := "/"
-	if p.cfg.BaseURL != "" {
-		root = p.cfg.BaseURL
-	}
-	nf := p.newPage(root, "Page not found", "404.html", counts)
+	// The 404 page is served at any depth; routes makes its links absolute.
+	nf := p.newPage(r.notFound(), "Page not found", counts)
 	nf.Kind = "404"
 	if data, err = p.execute("404.html", nf); err != nil {
 		return nil, err
 	}
-	files = append(files, File{"404.html", data})
+	files = append(files, File{r.notFound(), data})
 	return files, nil
 }
 
@@ -228,8 +226,8 @@ func typeTitle(t string) string {
 	return t
 }
 
-// highlightCSSPath is where the code highlighting style sheet goes.
-const highlightCSSPath = "assets/highlight.css"
+// highlightCSS is the code highlighting style sheet's name under assets/.
+const highlightCSS = "highlight.css"
 
 // assets returns the static files (style sheet, scripts, images) under
 // assets/ in the templates.
@@ -246,7 +244,7 @@ func (p *pages) assets() ([]File, error) {
 		if err != nil {
 			return err
 		}
-		files = append(files, File{name, data})
+		files = append(files, File{p.routes.asset(strings.TrimPrefix(name, "assets/")), data})
 		return nil
 	})
 	if err != nil {
@@ -254,8 +252,8 @@ func (p *pages) assets() ([]File, error) {
 	}
 	// The code highlighting style sheet is generated unless the site's
 	// templates ship their own.
-	if _, err := fs.Stat(p.fsys, highlightCSSPath); err != nil {
-		files = append(files, File{highlightCSSPath, HighlightCSS()})
+	if _, err := fs.Stat(p.fsys, "assets/"+highlightCSS); err != nil {
+		files = append(files, File{p.routes.asset(highlightCSS), HighlightCSS()})
 	}
 	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
 	return files, nil

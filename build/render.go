@@ -31,6 +31,7 @@ func render(ctx context.Context, cfg Config, cat *catalog, o *output, keys build
 		return fmt.Errorf("query listed skills: %w", err)
 	}
 	o.catalogKey = store.ListedKey(listed)
+	r := newRoutes(cfg.BaseURL)
 	counts, err := cat.db.CountByType(ctx)
 	if err != nil {
 		return fmt.Errorf("count skills: %w", err)
@@ -45,21 +46,22 @@ func render(ctx context.Context, cfg Config, cat *catalog, o *output, keys build
 		}
 	}
 
-	idx, err := encodeIndex(cfg, listed)
+	idx, err := encodeIndex(r, r.index(), listed)
 	if err != nil {
 		return fmt.Errorf("well-known index: %w", err)
 	}
-	add(".well-known/skills.json", idx)
+	add(r.index(), idx)
 	byType := map[string][]store.Skill{}
 	for _, s := range listed {
 		byType[s.CapabilityType] = append(byType[s.CapabilityType], s)
 	}
 	for _, t := range skillcat.CapabilityTypes {
-		data, err := encodeIndex(cfg, byType[string(t)])
+		file := r.typeIndex(string(t))
+		data, err := encodeIndex(r, file, byType[string(t)])
 		if err != nil {
 			return fmt.Errorf("type index %s: %w", t, err)
 		}
-		add("types/"+string(t)+".json", data)
+		add(file, data)
 	}
 	schemas := skillcat.Schemas()
 	names, _ := fs.Glob(schemas, "*.schema.json")
@@ -68,7 +70,7 @@ func render(ctx context.Context, cfg Config, cat *catalog, o *output, keys build
 		if err != nil {
 			return fmt.Errorf("schema %s: %w", name, err)
 		}
-		add("schemas/v1/"+name, data)
+		add(r.schema(name), data)
 	}
 
 	pages, err := newPages(cfg, cat.site)
@@ -79,7 +81,7 @@ func render(ctx context.Context, cfg Config, cat *catalog, o *output, keys build
 	if err != nil {
 		return fmt.Errorf("search index: %w", err)
 	}
-	add("search.json", search)
+	add(r.search(), search)
 	site, err := pages.sitePages(listed, byType, counts)
 	if err != nil {
 		return err
@@ -95,11 +97,11 @@ func render(ctx context.Context, cfg Config, cat *catalog, o *output, keys build
 	for _, f := range assets {
 		add(f.Path, f.Data)
 	}
-	add(".nojekyll", []byte{})
-	add("_headers", headersFile())
-	if cfg.BaseURL != "" {
-		add("sitemap.xml", sitemap(cfg, listed))
-		add("robots.txt", []byte("User-agent: *\nAllow: /\n\nSitemap: "+cfg.BaseURL+"sitemap.xml\n"))
+	add(r.noJekyll(), []byte{})
+	add(r.headers(), headersFile(r))
+	if r.base != "" {
+		add(r.sitemap(), sitemap(cfg, r, listed))
+		add(r.robots(), []byte("User-agent: *\nAllow: /\n\nSitemap: "+r.absolute(r.sitemap())+"\n"))
 	}
 	if werr != nil {
 		return werr
@@ -164,7 +166,7 @@ func renderSkills(ctx context.Context, cfg Config, p *pages, cat *catalog, liste
 		// Incremental: fetch only the descriptors whose files are stale.
 		for i := range listed {
 			e := &listed[i]
-			if o.fresh(descriptorPath(e.ID), e.Digest) && o.fresh(skillPagePath(e.ID), pageKey(keys, e)) {
+			if o.fresh(p.routes.descriptor(e.ID), e.Digest) && o.fresh(p.routes.skillPage(e.ID), pageKey(keys, e)) {
 				continue
 			}
 			d, derr := cat.db.Descriptor(ctx, e.ID)
@@ -190,21 +192,17 @@ func renderSkills(ctx context.Context, cfg Config, p *pages, cat *catalog, liste
 
 var errStop = errors.New("stopped")
 
-// descriptorPath and skillPagePath are where a skill's files go.
-func descriptorPath(id string) string { return "skills/" + id + ".json" }
-func skillPagePath(id string) string  { return "skills/" + id + "/index.html" }
-
 // pageKey is what a skill page is made from: the site and the descriptor.
 func pageKey(keys buildKeys, e *store.Skill) string { return keys.site + " " + e.Digest }
 
 // renderSkill writes one skill's descriptor and page.
 func renderSkill(p *pages, e *store.Skill, published []byte, o *output, keys buildKeys) error {
-	if !o.fresh(descriptorPath(e.ID), e.Digest) {
-		if err := o.write(descriptorPath(e.ID), published, e.Digest); err != nil {
+	if file := p.routes.descriptor(e.ID); !o.fresh(file, e.Digest) {
+		if err := o.write(file, published, e.Digest); err != nil {
 			return err
 		}
 	}
-	page, key := skillPagePath(e.ID), pageKey(keys, e)
+	page, key := p.routes.skillPage(e.ID), pageKey(keys, e)
 	if o.fresh(page, key) {
 		return nil
 	}
@@ -219,24 +217,15 @@ func renderSkill(p *pages, e *store.Skill, published []byte, o *output, keys bui
 	return o.write(page, data, key)
 }
 
-// descriptorURL is where an index entry points for a skill: absolute under
-// the base URL, or relative to the index document (/.well-known/ and
-// /types/ are both one level below the root).
-func descriptorURL(cfg Config, id string) string {
-	if cfg.BaseURL != "" {
-		return cfg.BaseURL + "skills/" + id + ".json"
-	}
-	return "../skills/" + id + ".json"
-}
-
-// encodeIndex writes a SkillIndex of the given skills, in id order.
-func encodeIndex(cfg Config, skills []store.Skill) ([]byte, error) {
+// encodeIndex writes the SkillIndex file of the given skills, in id order;
+// each entry's descriptor_url is published from file.
+func encodeIndex(r routes, file string, skills []store.Skill) ([]byte, error) {
 	x := skillcat.SkillIndex{Protocol: skillcat.CurrentProtocol(), Skills: make([]skillcat.IndexEntry, len(skills))}
 	for i, s := range skills {
 		x.Skills[i] = skillcat.IndexEntry{
 			ID: s.ID, Name: s.Name, Version: s.Version,
 			CapabilityType: skillcat.CapabilityType(s.CapabilityType), Access: skillcat.Access(s.Access),
-			Summary: s.Summary, DescriptorURL: descriptorURL(cfg, s.ID), Digest: s.Digest,
+			Summary: s.Summary, DescriptorURL: r.published(file, r.descriptor(s.ID)), Digest: s.Digest,
 		}
 	}
 	return x.Encode()
@@ -282,16 +271,17 @@ func searchIndex(skills []store.Skill) ([]byte, error) {
 // headersFile is the _headers file Netlify and Cloudflare Pages read: JSON
 // documents are served as JSON to any origin, nothing is sniffed, and pages
 // get a strict Content-Security-Policy.
-func headersFile() []byte {
-	const jsonHeaders = "  Content-Type: application/json; charset=utf-8\n  Access-Control-Allow-Origin: *\n  Cache-Control: public, max-age=300\n"
+func headersFile(r routes) []byte {
 	var b strings.Builder
-	b.WriteString("/*\n  X-Content-Type-Options: nosniff\n  Referrer-Policy: no-referrer\n")
-	b.WriteString("  Content-Security-Policy: " + ContentSecurityPolicy + "\n")
-	for _, p := range []string{"/.well-known/skills.json", "/skills/*.json", "/types/*.json", "/schemas/v1/*", "/search.json"} {
-		b.WriteString("\n" + p + "\n" + jsonHeaders)
+	for i, rule := range r.headerRules() {
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		b.WriteString(rule.Pattern + "\n")
+		for _, h := range rule.Headers {
+			b.WriteString("  " + h + "\n")
+		}
 	}
-	b.WriteString("\n/catalog.sqlite\n  Content-Type: application/vnd.sqlite3\n  Access-Control-Allow-Origin: *\n")
-	b.WriteString("\n/assets/*\n  Cache-Control: public, max-age=3600\n")
 	return []byte(b.String())
 }
 
@@ -300,23 +290,20 @@ func headersFile() []byte {
 const ContentSecurityPolicy = "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 
 // sitemap lists the home, type and skill pages under the base URL.
-func sitemap(cfg Config, skills []store.Skill) []byte {
+func sitemap(cfg Config, r routes, skills []store.Skill) []byte {
 	var b strings.Builder
 	b.WriteString(`<?xml version="1.0" encoding="UTF-8"?>` + "\n")
 	b.WriteString(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">` + "\n")
-	loc := func(p string) {
-		b.WriteString("  <url><loc>" + xmlEscape(cfg.BaseURL+p) + "</loc>")
+	ids := make([]string, len(skills))
+	for i, s := range skills {
+		ids[i] = s.ID
+	}
+	for _, file := range r.sitemapPages(ids) {
+		b.WriteString("  <url><loc>" + xmlEscape(r.absolute(file)) + "</loc>")
 		if !cfg.Time.IsZero() {
 			b.WriteString("<lastmod>" + cfg.Time.UTC().Format("2006-01-02") + "</lastmod>")
 		}
 		b.WriteString("</url>\n")
-	}
-	loc("")
-	for _, t := range skillcat.CapabilityTypes {
-		loc("types/" + string(t) + "/")
-	}
-	for _, s := range skills {
-		loc("skills/" + s.ID + "/")
 	}
 	b.WriteString("</urlset>\n")
 	return []byte(b.String())

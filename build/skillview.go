@@ -14,17 +14,16 @@ import (
 
 // skillView is what the skill page template shows of one skill.
 type skillView struct {
-	D              *skillcat.SkillDescriptor
-	Summary        string
-	Description    template.HTML
-	Method         string
-	Inputs         schemaView
-	Output         schemaView
-	AccessNote     string
-	Auth           authView
-	Examples       []exampleView
-	DescriptorHref string // relative link to /skills/<id>.json
-	Digest         string
+	D           *skillcat.SkillDescriptor
+	Summary     string
+	Description template.HTML
+	Method      string
+	Inputs      schemaView
+	Output      schemaView
+	AccessNote  string
+	Auth        authView
+	Examples    []exampleView
+	Digest      string
 }
 
 // schemaView is an inputs or output schema: its members flattened into
@@ -93,16 +92,15 @@ func (p *pages) skillPage(s *Skill) ([]byte, error) {
 		return nil, fmt.Errorf("render description: %w", err)
 	}
 	v := &skillView{
-		D:              d,
-		Summary:        s.Summary,
-		Description:    template.HTML(desc),
-		Method:         d.Endpoint.EffectiveMethod(),
-		Inputs:         schemaViewOf(d.Inputs),
-		Output:         schemaViewOf(d.Output),
-		AccessNote:     accessNote(d.Access, d.Auth.Type),
-		Auth:           authOf(d.Auth),
-		DescriptorHref: "../" + d.ID + ".json",
-		Digest:         s.Digest,
+		D:           d,
+		Summary:     s.Summary,
+		Description: template.HTML(desc),
+		Method:      d.Endpoint.EffectiveMethod(),
+		Inputs:      schemaViewOf(d.Inputs),
+		Output:      schemaViewOf(d.Output),
+		AccessNote:  accessNote(d.Access, d.Auth.Type),
+		Auth:        authOf(d.Auth),
+		Digest:      s.Digest,
 	}
 	for i, ex := range d.Examples {
 		ev, err := exampleOf(d, ex, i)
@@ -124,7 +122,7 @@ func (p *pages) skillPage(s *Skill) ([]byte, error) {
 		}
 		v.Examples = append(v.Examples, exampleView{ID: "example-1", Title: "Request", Request: highlightJSON(data)})
 	}
-	pg := p.newPage("../../", d.Name, "skills/"+d.ID+"/", nil)
+	pg := p.newPage(p.routes.skillPage(d.ID), d.Name, nil)
 	pg.Counts, pg.Total = nil, 0
 	pg.Type = string(d.CapabilityType)
 	pg.Kind = "skill"

@@ -130,7 +130,7 @@ func (r *reader) walkAs(dir, real string, depth int) {
 			continue
 		}
 		switch {
-		case e.IsDir() && isBuiltSite(r.fsys, at):
+		case e.IsDir() && (routes{}).isBuiltSite(r.fsys, at):
 			// A site skillcat built (an --out inside the content folder)
 			// holds published descriptors, never sources.
 		case e.IsDir():
@@ -139,12 +139,6 @@ func (r *reader) walkAs(dir, real string, depth int) {
 			r.read(logical, at)
 		}
 	}
-}
-
-// isBuiltSite reports whether dir holds a built catalog site.
-func isBuiltSite(fsys fs.FS, dir string) bool {
-	_, err := fs.Stat(fsys, path.Join(dir, ".well-known", "skills.json"))
-	return err == nil
 }
 
 var errOutside = errors.New("symbolic link leads outside the content directory")

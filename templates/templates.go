@@ -24,8 +24,14 @@
 //   - The pages are served under a strict Content-Security-Policy
 //     (build.ContentSecurityPolicy): no inline <script> or <style>, no event
 //     handler attributes, no style= attributes, nothing from other origins.
-//   - Links are relative to the page: prefix site paths with {{.Root}}, so a
-//     site works under a sub-path. On the 404 page Root is "/" or the base URL.
+//   - Links come from the build's layout (build/routes.go) through template
+//     functions taking the page first: {{homeURL $}}, {{typeURL $ "api"}},
+//     {{typeIndexURL $ "api"}}, {{skillURL $ .ID}}, {{descriptorURL $ .ID}},
+//     {{indexURL $}}, {{schemaURL $ "skill-descriptor.schema.json"}},
+//     {{assetURL $ "style.css"}}, {{searchURL $}} and {{catalogURL $}}. They
+//     are relative to the page, so a site works under a sub-path; on the 404
+//     page they are absolute from "/" or the base URL. {{.Root}}, the link
+//     to the home page, is kept for templates written before them.
 //   - Element ids must not collide with heading ids in descriptions: use the
 //     ones build.ReservedIDs lists (and example-1, example-2, …).
 //   - Private skills never reach a template; counts are of listed skills.

@@ -1,0 +1,102 @@
+package build
+
+import (
+	"context"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// TestRoutesLink pins how one document links to another: relative by
+// default, directly to a file beside the page or its folder, through the
+// root otherwise, and absolute from the 404 page.
+func TestRoutesLink(t *testing.T) {
+	r := newRoutes("")
+	abs := newRoutes("https://x.example/cat/")
+	for _, c := range []struct {
+		r        routes
+		from, to string
+		want     string
+	}{
+		{r, r.home(), r.home(), ""},
+		{r, r.home(), r.typePage("api"), "types/api/"},
+		{r, r.home(), r.search(), "search.json"},
+		{r, r.skillPage("a.b"), r.home(), "../../"},
+		{r, r.skillPage("a.b"), r.descriptor("a.b"), "../a.b.json"},
+		{r, r.skillPage("a.b"), r.typePage("api"), "../../types/api/"},
+		{r, r.skillPage("a.b"), r.asset("style.css"), "../../assets/style.css"},
+		{r, r.typePage("api"), r.typeIndex("api"), "../api.json"},
+		{r, r.typePage("api"), r.typePage("task"), "../../types/task/"},
+		{r, r.index(), r.descriptor("w"), "../skills/w.json"},
+		{r, r.typeIndex("api"), r.descriptor("w"), "../skills/w.json"},
+		{r, r.notFound(), r.home(), "/"},
+		{r, r.notFound(), r.skillPage("w"), "/skills/w/"},
+		{abs, r.notFound(), r.asset("app.js"), "https://x.example/cat/assets/app.js"},
+		{abs, r.skillPage("w"), r.home(), "../../"},
+	} {
+		if got := c.r.link(c.from, c.to); got != c.want {
+			t.Errorf("link(%q, %q) with base %q = %q; want %q", c.from, c.to, c.r.base, got, c.want)
+		}
+	}
+	if got := abs.published(r.index(), r.descriptor("w")); got != "https://x.example/cat/skills/w.json" {
+		t.Errorf("published with a base URL = %q", got)
+	}
+	if got := r.published(r.index(), r.descriptor("w")); got != "../skills/w.json" {
+		t.Errorf("published without a base URL = %q", got)
+	}
+	if got := abs.absolute(r.typePage("api")); got != "https://x.example/cat/types/api/" {
+		t.Errorf("absolute = %q", got)
+	}
+	if got := r.absolute(r.home()); got != "" {
+		t.Errorf("absolute without a base URL = %q; want empty", got)
+	}
+}
+
+// TestRoutesLinksResolve builds the golden catalog without a base URL and
+// follows every href and src of every page: each relative link must name a
+// file of the output (a folder link, its index.html).
+func TestRoutesLinksResolve(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "public")
+	cfg := Config{Content: os.DirFS("testdata/golden/content"), ContentDir: "content", Out: out}
+	if _, err := Build(context.Background(), cfg); err != nil {
+		t.Fatal(err)
+	}
+	site := os.DirFS(out)
+	attr := regexp.MustCompile(`(?:href|src|action)="([^"]*)"`)
+	pages, _ := fs.Glob(site, "*.html")
+	more, _ := fs.Glob(site, "*/*/index.html")
+	pages = append(pages, more...)
+	checked := 0
+	for _, page := range pages {
+		if page == "404.html" {
+			continue // its links are absolute from the host root
+		}
+		data, err := fs.ReadFile(site, page)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range attr.FindAllStringSubmatch(string(data), -1) {
+			u := m[1]
+			if strings.Contains(u, ":") || strings.HasPrefix(u, "#") || strings.HasPrefix(u, "/") {
+				continue // another origin, a fragment, or a mail address
+			}
+			u, _, _ = strings.Cut(u, "?")
+			u, _, _ = strings.Cut(u, "#")
+			target := path.Join(path.Dir(page), u)
+			if u == "" || strings.HasSuffix(u, "/") || u == "." || u == ".." {
+				target = path.Join(target, "index.html")
+			}
+			if _, err := fs.Stat(site, target); err != nil {
+				t.Errorf("%s links to %q, which names no file (%s)", page, m[1], target)
+			}
+			checked++
+		}
+	}
+	if checked < 50 {
+		t.Errorf("followed only %d links; the pattern misses the pages' links", checked)
+	}
+}
