@@ -102,4 +102,3 @@ func TestProtocolDocExamples(t *testing.T) {
 		}
 	}
 }
-

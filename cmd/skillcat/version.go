@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	skillcat "github.com/skillcat/skillcat"
 )
@@ -16,6 +17,10 @@ func runVersion(_ context.Context, e *env, args []string) int {
 	if code := parseFlags(e, fs, args); code >= 0 {
 		return code
 	}
-	fmt.Fprintf(e.stdout, "skillcat %s (Skill Sharing Protocol %s)\n", Version, skillcat.CurrentVersion)
+	v := Version
+	if iv, dev := installVersion(); !dev {
+		v = strings.TrimPrefix(iv, "v")
+	}
+	fmt.Fprintf(e.stdout, "skillcat %s (Skill Sharing Protocol %s)\n", v, skillcat.CurrentVersion)
 	return exitOK
 }
