@@ -70,6 +70,7 @@ type Result struct {
 	Private   int                 // valid private skills withheld
 	Files     int                 // files written (unchanged ones are not rewritten)
 	UpToDate  bool                // nothing changed since the cached build
+	Notice    string              // one line about the rebuild cache, such as that it was damaged and dropped
 	Warnings  skillcat.Violations // warnings that did not fail the run
 	Duration  time.Duration
 	Phases    []Phase // how long each phase took, in order
@@ -130,44 +131,102 @@ func Validate(ctx context.Context, cfg Config) (*Result, error) {
 }
 
 // Build runs every phase and replaces cfg.Out with the new site. On any
-// error the previous output is left as it was.
+// error the previous output is left as it was, except for an error
+// wrapping ErrOutputPartial (an output that could not be exchanged, see
+// output). A foreign file at cfg.Cache is refused (ErrConfig) and left
+// untouched; a damaged cache is removed and the build runs cold, saying so
+// in Result.Notice.
 func Build(ctx context.Context, cfg Config) (*Result, error) {
 	start := time.Now()
 	if err := checkConfig(&cfg); err != nil {
 		return &Result{}, err
 	}
-	// The cache only ever saves work: one that cannot be opened or read is
-	// set aside and the build goes on cold.
-	var cache *store.CacheTx
-	if cfg.Cache != "" {
-		c, err := store.OpenCache(ctx, cfg.Cache, cacheVersion())
-		if err == nil {
-			defer c.Close()
-			if cache, err = c.Begin(ctx); err == nil {
-				defer cache.Rollback()
-			}
-		}
-		if err != nil {
-			if ctx.Err() != nil {
-				return &Result{}, ctx.Err()
-			}
-			cache = nil
-		}
+	rc, notice, err := openCache(ctx, cfg.Cache)
+	if err != nil {
+		return &Result{}, err
 	}
-	res, err := build(ctx, cfg, cache)
-	if errors.Is(err, errCache) {
-		cache.Rollback()
-		os.Remove(cfg.Cache)
-		res, err = build(ctx, cfg, nil)
+	defer rc.close()
+	res, err := build(ctx, cfg, rc.tx)
+	if rc.tx != nil && isCacheErr(err) && ctx.Err() == nil {
+		// Whatever the cache gave is suspect: start it afresh, build cold.
+		notice = fmt.Sprintf("rebuild cache %s is damaged (%v); removed it and built from scratch", cfg.Cache, err)
+		rc.close()
+		if rerr := store.RemoveCache(cfg.Cache); rerr == nil {
+			rc, _, _ = openCache(ctx, cfg.Cache)
+		} else {
+			rc = &runCache{}
+		}
+		res, err = build(ctx, cfg, rc.tx)
 	}
-	if err == nil && cache != nil {
-		if cerr := cache.Commit(); cerr != nil {
+	if err == nil && rc.tx != nil {
+		if cerr := rc.tx.Commit(); cerr != nil {
 			// The site is built; only the next build's head start is lost.
-			os.Remove(cfg.Cache)
+			rc.close()
+			store.RemoveCache(cfg.Cache)
+			notice = fmt.Sprintf("could not update the rebuild cache %s (%v); removed it, the next build starts cold", cfg.Cache, cerr)
 		}
 	}
+	res.Notice = notice
 	res.Duration = time.Since(start)
 	return res, err
+}
+
+// runCache is the rebuild cache of one build: nil fields without one.
+type runCache struct {
+	c  *store.Cache
+	tx *store.CacheTx
+}
+
+func (r *runCache) close() {
+	if r.tx != nil {
+		r.tx.Rollback()
+	}
+	if r.c != nil {
+		r.c.Close()
+	}
+	*r = runCache{}
+}
+
+// openCache opens the rebuild cache at path ("" for none) and begins this
+// build's update of it. A foreign file is a configuration error; any other
+// problem means a build without the cache (a damaged one is started
+// afresh), told in notice.
+func openCache(ctx context.Context, path string) (rc *runCache, notice string, err error) {
+	rc = &runCache{}
+	if path == "" {
+		return rc, "", nil
+	}
+	c, err := store.OpenCache(ctx, path, cacheVersion())
+	if errors.Is(err, store.ErrCorrupt) {
+		notice = fmt.Sprintf("rebuild cache %s is damaged (%v); started a new one and built from scratch", path, errors.Unwrap(err))
+		if err = store.RemoveCache(path); err == nil {
+			c, err = store.OpenCache(ctx, path, cacheVersion())
+		}
+	}
+	switch {
+	case ctx.Err() != nil:
+		return rc, "", ctx.Err()
+	case errors.Is(err, store.ErrForeign):
+		return rc, "", fmt.Errorf("%w: --cache %q is not a skillcat rebuild cache (%v), so it was left untouched; choose another file, or build with --no-cache",
+			ErrConfig, path, strings.TrimPrefix(err.Error(), "open cache "+path+": "+store.ErrForeign.Error()+": "))
+	case err != nil:
+		return rc, fmt.Sprintf("cannot open the rebuild cache (%v); built from scratch without it", err), nil
+	}
+	rc.c = c
+	if rc.tx, err = c.Begin(ctx); err != nil {
+		c.Close()
+		if ctx.Err() != nil {
+			return &runCache{}, "", ctx.Err()
+		}
+		return &runCache{}, fmt.Sprintf("cannot use the rebuild cache %s (%v); built from scratch without it", path, err), nil
+	}
+	return rc, notice, nil
+}
+
+// isCacheErr reports whether err came from reading the rebuild cache or
+// from using what it gave.
+func isCacheErr(err error) bool {
+	return errors.Is(err, errCache) || errors.Is(err, store.ErrCorrupt)
 }
 
 func build(ctx context.Context, cfg Config, cache *store.CacheTx) (*Result, error) {
@@ -178,13 +237,15 @@ func build(ctx context.Context, cfg Config, cache *store.CacheTx) (*Result, erro
 	var prev map[string]store.CachedOutput
 	if cache != nil {
 		if prev, err = cache.Outputs(); err != nil {
-			return &Result{}, fmt.Errorf("%w: %v", errCache, err)
+			return &Result{}, err
 		}
-		if when, _ := cache.Meta("time"); when != strconv.FormatInt(cfg.Time.Unix(), 10) {
+		if when, err := cache.Meta("time"); err != nil {
+			return &Result{}, err
+		} else if when != strconv.FormatInt(cfg.Time.Unix(), 10) {
 			prev = nil // a new date stamps every file: write them all
 		}
-		if res, ok := upToDate(ctx, cfg, cache, keys, prev); ok {
-			return res, nil
+		if res, ok, err := upToDate(ctx, cfg, cache, keys, prev); err != nil || ok {
+			return res, err
 		}
 	}
 	cat, res, err := load(ctx, cfg, cache)
@@ -199,6 +260,10 @@ func build(ctx context.Context, cfg Config, cache *store.CacheTx) (*Result, erro
 	}
 	defer o.abandon()
 	if err := render(ctx, cfg, cat, o, keys); err != nil {
+		var pe *fs.PathError
+		if cache != nil && ctx.Err() == nil && !errors.As(err, &pe) {
+			return res, fmt.Errorf("%w: render: %v", errCache, err) // rendering what the cache gave failed
+		}
 		return res, fmt.Errorf("render: %w", ctxErr(ctx, err))
 	}
 	res.timed("render and write", &mark)
@@ -215,8 +280,8 @@ func build(ctx context.Context, cfg Config, cache *store.CacheTx) (*Result, erro
 	return res, nil
 }
 
-// errCache marks a failure to read the rebuild cache; the build is then
-// run again without it.
+// errCache marks a failure to use what the rebuild cache gave; the build
+// is then run again without it.
 var errCache = errors.New("rebuild cache unreadable")
 
 // ctxErr returns the context's error once it is done, and err otherwise:
@@ -232,6 +297,9 @@ func ctxErr(ctx context.Context, err error) error {
 func checkConfig(cfg *Config) error {
 	if strings.TrimSpace(cfg.Out) == "" {
 		return fmt.Errorf("%w: --out is empty; name the output folder, such as public", ErrConfig)
+	}
+	if !cfg.Time.IsZero() && (cfg.Time.Year() > 9999 || cfg.Time.Before(time.Unix(0, 0))) {
+		return fmt.Errorf("%w: the build date %d (SOURCE_DATE_EPOCH) is outside 1970 to 9999, which dates in the output can express", ErrConfig, cfg.Time.Unix())
 	}
 	if _, holds := outputWithin(*cfg); holds {
 		return fmt.Errorf("%w: --out %q would replace the content directory %q, which it contains; choose an output folder outside it", ErrConfig, cfg.Out, cfg.ContentDir)
@@ -322,19 +390,18 @@ func realPath(p string) string {
 // catalog is what the render phase reads: the index in SQLite and the
 // site's settings.
 type catalog struct {
-	db      *store.DB
-	dbPath  string // the index's temporary file
+	db      *store.DB // in an anonymous temporary file
 	site    Site
 	sources []SourceFile
 }
 
 func (c *catalog) close() {
 	c.db.Close()
-	os.Remove(c.dbPath)
 }
 
 // load runs read → parse → index and fails with every violation. The index
-// is a temporary SQLite file, so a large catalog is not held in memory.
+// is an anonymous temporary SQLite file (store.OpenTemp), so a large
+// catalog is not held in memory and nothing of it outlives the build.
 func load(ctx context.Context, cfg Config, cache *store.CacheTx) (*catalog, *Result, error) {
 	res := &Result{}
 	mark := time.Now()
@@ -355,14 +422,9 @@ func load(ctx context.Context, cfg Config, cache *store.CacheTx) (*catalog, *Res
 	site, svs := readSite(cfg.Content, display)
 	vs = append(vs, svs...)
 
-	f, err := os.CreateTemp("", "skillcat-index-*.sqlite")
-	if err != nil {
-		return nil, res, fmt.Errorf("index: %w", err)
-	}
-	f.Close()
-	cat := &catalog{dbPath: f.Name(), site: site, sources: files}
-	if cat.db, err = store.Open(ctx, cat.dbPath); err != nil {
-		os.Remove(cat.dbPath)
+	cat := &catalog{site: site, sources: files}
+	var err error
+	if cat.db, err = store.OpenTemp(ctx); err != nil {
 		return nil, res, fmt.Errorf("index: %w", ctxErr(ctx, err))
 	}
 	fail := func(err error) (*catalog, *Result, error) {

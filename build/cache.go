@@ -20,18 +20,43 @@ import (
 )
 
 // A rebuild with the cache (Config.Cache) does only the work its changes
-// need:
+// need, and trusts nothing another writer can fake:
 //
-//   - nothing changed (every source has the size and time it had, the
-//     settings and templates are the same, and the output is as the last
-//     build left it): the build stops there and writes nothing;
-//   - otherwise each unchanged source (same size and time, or same bytes)
-//     takes its parse result from the cache, each skill page whose
-//     descriptor and site settings are unchanged is not rendered again, and
-//     each output file whose bytes are unchanged is not written again.
+//   - a source is unchanged when its identity (device, inode, change time,
+//     size: see fileStat) is the one recorded, or else when its bytes hash
+//     to the recorded hash; times alone (which touch, cp -p, rsync -a, tar
+//     and SOURCE_DATE_EPOCH set at will) decide nothing;
+//   - an output file is the previous build's when its identity is the one
+//     that build recorded after putting it in place (a restored or
+//     rewritten output has new inodes and change times);
+//   - nothing changed (every source and output file unchanged, the same
+//     settings and templates): the build stops there and writes nothing;
+//   - otherwise each unchanged source takes its parse result from the cache,
+//     each skill page whose descriptor and site settings are unchanged is
+//     taken from the previous output instead of being rendered, and each
+//     file whose bytes are unchanged is taken instead of being written (see
+//     output). Which skills are listed is decided by the index each build,
+//     from rows whose checksums and descriptor digests are verified.
 //
 // Everything the cache holds is keyed by cacheVersion, a digest of the
 // running program, so a new skillcat starts from a cold build.
+
+// racyWindow is how close to the moment a source was looked at its change
+// time may be for its identity to be trusted later: a file changed again
+// within the file system's time granularity could keep its change time,
+// so such a file is judged by its bytes next time.
+const racyWindow = time.Second
+
+// sourceStat is the identity the cache judges a source by, or "" when it
+// must be judged by its bytes (unknown here, or changed within racyWindow
+// of now).
+func sourceStat(info fs.FileInfo, now time.Time) string {
+	stat, ctime := fileStat(info)
+	if stat == "" || ctime > now.Add(-racyWindow).UnixNano() {
+		return ""
+	}
+	return stat
+}
 
 // cacheVersion returns a digest of the running executable (and so of every
 // rule and template built into it).
@@ -83,42 +108,59 @@ func siteKeys(cfg Config) (buildKeys, error) {
 	return buildKeys{site: hex.EncodeToString(h.Sum(nil))}, nil
 }
 
-// fingerprint sums up the sources by path, size and time.
+// fingerprint sums up the sources by path and identity; "" when the
+// identity of one is unknown (the sources cannot then be called unchanged
+// without reading them).
 func fingerprint(files []SourceFile) string {
 	h := sha256.New()
 	for _, f := range files {
-		fmt.Fprintf(h, "%s\x00%d\x00%d\x00", f.Path, f.size, f.modTime)
+		if f.stat == "" {
+			return ""
+		}
+		fmt.Fprintf(h, "%s\x00%s\x00", f.Path, f.stat)
 	}
 	return hex.EncodeToString(h.Sum(nil))
 }
 
 // upToDate reports whether nothing changed since the cached build, and
-// then returns that build's result (its warnings included).
-func upToDate(ctx context.Context, cfg Config, cache *store.CacheTx, keys buildKeys, prev map[string]store.CachedOutput) (*Result, bool) {
+// then returns that build's result (its warnings included). Its error is
+// a failure to read the cache.
+func upToDate(ctx context.Context, cfg Config, cache *store.CacheTx, keys buildKeys, prev map[string]store.CachedOutput) (*Result, bool, error) {
 	if len(prev) == 0 {
-		return nil, false
+		return nil, false, nil
 	}
-	site, _ := cache.Meta("site")
-	sources, _ := cache.Meta("sources")
-	if site != keys.site || sources == "" {
-		return nil, false
+	site, err := cache.Meta("site")
+	if err != nil {
+		return nil, false, err
+	}
+	sources, err := cache.Meta("sources")
+	if err != nil || site != keys.site || sources == "" {
+		return nil, false, err
 	}
 	skip, _ := outputWithin(cfg)
 	files, vs := readSources(cfg.Content, func(p string) string { return p }, skip)
-	if len(vs) > 0 || fingerprint(files) != sources || !matches(cfg.Out, prev) {
-		return nil, false
+	if len(vs) > 0 || fingerprint(files) != sources || !intact(cfg.Out, prev) {
+		return nil, false, nil
 	}
 	res := &Result{Sources: len(files), UpToDate: true}
-	if counts, _ := cache.Meta("counts"); counts != "" {
-		fmt.Sscanf(counts, "%d %d", &res.Published, &res.Private)
+	counts, err := cache.Meta("counts")
+	if err == nil {
+		_, err = fmt.Sscanf(counts, "%d %d", &res.Published, &res.Private)
 	}
-	if w, _ := cache.Meta("warnings"); w != "" {
-		_ = json.Unmarshal([]byte(w), &res.Warnings)
+	w, werr := cache.Meta("warnings")
+	if err == nil && werr == nil {
+		err = json.Unmarshal([]byte(w), &res.Warnings)
+	}
+	if err == nil {
+		err = werr
+	}
+	if err != nil {
+		return nil, false, fmt.Errorf("%w: read cache: %v", errCache, err)
 	}
 	if err := cache.KeepSources(); err != nil || ctx.Err() != nil {
-		return nil, false
+		return nil, false, ctx.Err()
 	}
-	return res, true
+	return res, true, nil
 }
 
 // recordBuild stores what the next build needs to know of this one.

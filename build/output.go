@@ -18,25 +18,42 @@ import (
 	"github.com/skillcat/skillcat/store"
 )
 
-// output receives the files of a build and puts them in place, in one of
-// two ways; both leave the previous output as it was on any failure:
+// output receives the files of a build and puts them in place. Every
+// build, cold or incremental, makes a complete new tree of the site in a
+// directory beside the output (".public.new-*"), then exchanges it with the
+// output in one step (renameat2 RENAME_EXCHANGE, or a rename when there is
+// no output yet) and removes the old tree. A reader, or a build killed at
+// any instant, sees the old site or the new one, never a mix.
 //
-//   - cold: every file goes into a fresh directory beside cfg.Out, which is
-//     then swapped in whole (atomically where the system can exchange two
-//     names);
-//   - incremental, when the cache describes the previous output and the
-//     directory still matches it: a file whose bytes are unchanged is not
-//     written at all, a changed one is staged beside cfg.Out, and only once
-//     everything is staged are the staged files renamed into place and the
-//     files no longer produced removed, a step that is not interrupted.
+// An incremental build (the cache describes the previous output) does not
+// make again what it can take from the previous output: a file whose key
+// or bytes are those the previous build recorded, and which is still the
+// file that build left (same device, inode, change time and size, which no
+// editor, touch or restore can keep), is hard-linked into the new tree, or
+// copied where links are impossible. Only changed files are written.
+//
+// When the output cannot be exchanged (it is a mount point, such as a
+// container volume or a tmpfs, or the system has no RENAME_EXCHANGE), the
+// new tree is made inside the output (".skillcat-new-*") or beside it, and
+// its files are moved into the output one by one, each by a rename, in an
+// order that keeps the index consistent: every other file first, then the
+// listings (type indexes, search.json, the home and type pages, sitemap,
+// catalog.sqlite), the Well-Known index last, and only then are files no
+// longer produced removed. A reader then sees, file by file, old or new
+// whole files, and every descriptor the index it reads lists is present
+// (its digest may be the new one while the index is still the old one).
+//
+// The new tree's directory is locked (flock) while its build runs; a build
+// removes the unlocked ones, which killed builds left, before it starts.
 type output struct {
 	cfg     Config
-	out     string
-	dir     string                        // fresh or staging directory
-	prev    map[string]store.CachedOutput // incremental only
+	out     string                        // the output directory
+	dir     string                        // the new tree
+	lock    *os.File                      // held on dir while the build runs
+	inPlace bool                          // the tree is moved into out file by file
+	prev    map[string]store.CachedOutput // the previous build's files, or nil
 	mu      sync.Mutex
-	records map[string]store.CachedOutput
-	staged  []string
+	records map[string]store.CachedOutput // every file of the new tree
 	dirs    sync.Map
 	written int
 	done    bool
@@ -45,27 +62,53 @@ type output struct {
 	catalogKey string
 }
 
-// newOutput prepares a cold or an incremental write of cfg.Out.
+// ErrOutputPartial is wrapped by the error of a build that failed while
+// moving files into an output it could not exchange (a mount point): the
+// output then holds new files and old ones, each whole, and every
+// descriptor its Well-Known index lists; the next build completes it.
+var ErrOutputPartial = errors.New("the output holds part of the new site")
+
+// Names of the new trees. A killed build's tree is removed by the next.
+const (
+	newTreeMark  = ".new-"          // beside the output: ".<out>.new-*"
+	inPlaceTree  = ".skillcat-new-" // inside a mount-point output
+	legacyStaged = ".stage-"        // earlier skillcats' staging folders
+)
+
+// rename and exchangeDirs are os.Rename and exchange; tests replace them
+// to make one of them fail.
+var (
+	rename       = os.Rename
+	exchangeDirs = exchange
+)
+
+// newOutput prepares the new tree of cfg.Out. prev, when not nil, is the
+// previous build's record of its files.
 func newOutput(cfg Config, prev map[string]store.CachedOutput) (*output, error) {
 	out := filepath.Clean(cfg.Out)
 	parent := filepath.Dir(out)
 	if err := os.MkdirAll(parent, 0o755); err != nil {
 		return nil, err
 	}
-	removeStale(parent, filepath.Base(out))
-	o := &output{cfg: cfg, out: out, records: map[string]store.CachedOutput{}}
-	if len(prev) > 0 && matches(out, prev) {
-		o.prev = prev
+	removeStale(parent, "."+filepath.Base(out)+newTreeMark, "."+filepath.Base(out)+legacyStaged)
+	o := &output{cfg: cfg, out: out, prev: prev, records: map[string]store.CachedOutput{}}
+	at, pattern := parent, "."+filepath.Base(out)+newTreeMark
+	if info, err := os.Stat(out); err == nil && info.IsDir() {
+		removeStale(out, inPlaceTree)
+		if isMountPoint(out) {
+			o.inPlace = true
+			at, pattern = out, inPlaceTree
+		}
 	}
-	kind := ".new-"
-	if o.prev != nil {
-		kind = ".stage-"
-	}
-	tmp, err := os.MkdirTemp(parent, "."+filepath.Base(out)+kind)
+	tmp, err := os.MkdirTemp(at, pattern+"*")
 	if err != nil {
 		return nil, err
 	}
-	if err := os.Chmod(tmp, 0o755); err != nil {
+	if o.lock, err = lockDir(tmp); err == nil {
+		err = os.Chmod(tmp, 0o755)
+	}
+	if err != nil {
+		o.lock.Close()
 		os.RemoveAll(tmp)
 		return nil, err
 	}
@@ -73,84 +116,147 @@ func newOutput(cfg Config, prev map[string]store.CachedOutput) (*output, error) 
 	return o, nil
 }
 
-// removeStale removes temporary directories that a killed build left
-// beside the output.
-func removeStale(parent, base string) {
-	for _, kind := range []string{".new-", ".stage-"} {
-		old, _ := filepath.Glob(filepath.Join(parent, "."+base+kind+"*"))
-		for _, d := range old {
-			if info, err := os.Stat(d); err == nil && time.Since(info.ModTime()) > time.Hour {
-				os.RemoveAll(d)
+// removeStale removes the directories in parent whose names begin with one
+// of prefixes and that no running build holds: trees of killed builds.
+func removeStale(parent string, prefixes ...string) {
+	entries, err := os.ReadDir(parent)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		for _, p := range prefixes {
+			if strings.HasPrefix(e.Name(), p) && e.IsDir() {
+				if d := filepath.Join(parent, e.Name()); abandoned(d) {
+					os.RemoveAll(d)
+				}
 			}
 		}
 	}
 }
 
-// matches reports whether the directory out holds exactly the files the
-// cache recorded, with their sizes and times: nobody touched it since.
-func matches(out string, prev map[string]store.CachedOutput) bool {
-	n := 0
-	err := filepath.WalkDir(out, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() {
-			return nil
-		}
-		rel, _ := filepath.Rel(out, p)
-		rec, ok := prev[filepath.ToSlash(rel)]
-		info, ierr := d.Info()
-		if !ok || ierr != nil || !info.Mode().IsRegular() || info.Size() != rec.Size || info.ModTime().UnixNano() != rec.ModTime {
-			return errors.New("changed")
-		}
-		n++
-		return nil
-	})
-	return err == nil && n == len(prev)
+// reuse returns the previous build's record of path when the file at path
+// in the output is still the one that build left.
+func (o *output) reuse(path string) (store.CachedOutput, bool) {
+	rec, ok := o.prev[path]
+	if !ok || rec.Stat == "" {
+		return rec, false
+	}
+	info, err := os.Lstat(filepath.Join(o.out, filepath.FromSlash(path)))
+	if err != nil || !info.Mode().IsRegular() {
+		return rec, false
+	}
+	stat, _ := fileStat(info)
+	return rec, stat == rec.Stat
 }
 
-// fresh reports whether the previous build wrote path from the same key,
-// so it need not be made again; it then keeps that file.
-func (o *output) fresh(path, key string) bool {
-	if o.prev == nil || key == "" {
-		return false
+// take puts the previous output's file at path into the new tree: a hard
+// link, or a copy where links are impossible.
+func (o *output) take(path string) error {
+	from := filepath.Join(o.out, filepath.FromSlash(path))
+	to := filepath.Join(o.dir, filepath.FromSlash(path))
+	if err := o.mkdir(filepath.Dir(to)); err != nil {
+		return err
 	}
-	rec, ok := o.prev[path]
-	if !ok || rec.Key != key {
-		return false
+	if os.Link(from, to) == nil {
+		return nil
+	}
+	if err := copyFile(from, to); err != nil {
+		return err
 	}
 	o.mu.Lock()
-	o.records[path] = rec
+	o.written++
 	o.mu.Unlock()
+	return nil
+}
+
+// copyFile copies the regular file from to the new file to, with its
+// modification time.
+func copyFile(from, to string) error {
+	src, err := os.Open(from)
+	if err != nil {
+		return err
+	}
+	defer src.Close()
+	dst, err := os.OpenFile(to, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return err
+	}
+	_, err = io.Copy(dst, src)
+	if cerr := dst.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(to)
+		return err
+	}
+	if info, err := src.Stat(); err == nil {
+		os.Chtimes(to, info.ModTime(), info.ModTime())
+	}
+	return nil
+}
+
+// fresh reports whether the previous build made path from the same key
+// and left it untouched, so it need not be made again; the new tree then
+// takes that file.
+func (o *output) fresh(path, key string) bool {
+	o.mu.Lock()
+	done, ok := o.records[path]
+	o.mu.Unlock()
+	if ok {
+		return key != "" && done.Key == key
+	}
+	if key == "" {
+		return false
+	}
+	rec, ok := o.reuse(path)
+	if !ok || rec.Key != key || o.take(path) != nil {
+		return false
+	}
+	o.record(rec)
 	return true
 }
 
-// write puts one file of the output in place: skipped when its bytes are
-// what the previous build wrote there, written otherwise.
+func (o *output) record(rec store.CachedOutput) {
+	o.mu.Lock()
+	o.records[rec.Path] = rec
+	o.mu.Unlock()
+}
+
+// write puts one file into the new tree: the previous output's file when
+// its bytes are the same, data written anew otherwise.
 func (o *output) write(path string, data []byte, key string) error {
 	sum := sha256.Sum256(data)
-	hash := hex.EncodeToString(sum[:])
-	rec := store.CachedOutput{Path: path, Key: key, Hash: hash, Size: int64(len(data))}
-	if old, ok := o.prev[path]; ok && old.Hash == hash {
-		rec.ModTime = old.ModTime
-		o.mu.Lock()
-		o.records[path] = rec
-		o.mu.Unlock()
+	rec := store.CachedOutput{Path: path, Key: key, Hash: hex.EncodeToString(sum[:]), Size: int64(len(data))}
+	if old, ok := o.reuse(path); ok && old.Hash == rec.Hash && o.take(path) == nil {
+		o.record(rec)
 		return nil
 	}
 	full := filepath.Join(o.dir, filepath.FromSlash(path))
 	if err := o.mkdir(filepath.Dir(full)); err != nil {
 		return err
 	}
-	if err := os.WriteFile(full, data, 0o644); err != nil {
+	if err := writeNew(full, data); err != nil {
 		return err
 	}
 	o.mu.Lock()
 	o.records[path] = rec
-	o.staged = append(o.staged, path)
 	o.written++
 	o.mu.Unlock()
 	return nil
+}
+
+// writeNew writes data to a file that must not exist yet: a file of the
+// new tree is never one the old tree shares by a link.
+func writeNew(name string, data []byte) error {
+	f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 func (o *output) mkdir(dir string) error {
@@ -185,147 +291,252 @@ func (o *output) exportCatalog(ctx context.Context, cat *catalog, key string) er
 	if err != nil {
 		return err
 	}
-	rec := store.CachedOutput{Path: name, Key: key, Hash: hex.EncodeToString(h.Sum(nil)), Size: size}
 	o.mu.Lock()
-	defer o.mu.Unlock()
-	if old, ok := o.prev[name]; ok && old.Hash == rec.Hash {
-		rec.ModTime = old.ModTime
-		o.records[name] = rec
-		return os.Remove(full)
-	}
-	o.records[name] = rec
-	o.staged = append(o.staged, name)
+	o.records[name] = store.CachedOutput{Path: name, Key: key, Hash: hex.EncodeToString(h.Sum(nil)), Size: size}
 	o.written++
+	o.mu.Unlock()
 	return nil
 }
 
-// finish exports catalog.sqlite and puts the output in place.
+// finish exports catalog.sqlite and puts the new tree in place. Once the
+// exchange is done the build has succeeded: what follows (removing the old
+// tree, noting the files' identities for the next build) cannot fail it.
 func (o *output) finish(ctx context.Context, cat *catalog) error {
 	if err := o.exportCatalog(ctx, cat, o.catalogKey); err != nil {
 		return err
 	}
+	if !o.cfg.Time.IsZero() {
+		if err := stampTimes(o.dir, o.cfg.Time); err != nil {
+			return err
+		}
+	}
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	if o.prev == nil {
-		if !o.cfg.Time.IsZero() {
-			if err := stampTimes(o.dir, o.cfg.Time); err != nil {
-				return err
-			}
-		}
-		if err := swapDir(o.dir, o.out); err != nil {
+	if !o.inPlace {
+		err := o.swap()
+		if err == nil || !cannotExchange(err) {
 			return err
 		}
-	} else if err := o.commit(); err != nil {
-		return err
+		o.inPlace = true // no exchange here: move the files in instead
 	}
-	o.done = true
-	return o.stat()
+	if err := o.moveIn(); err != nil {
+		return fmt.Errorf("%w: %v", ErrOutputPartial, err)
+	}
+	o.settle()
+	return nil
 }
 
-// commit moves the staged files into the output and removes the files the
-// build no longer makes. It does not stop for a cancelled context: once
-// begun, the output must not be left half old and half new.
-func (o *output) commit() error {
-	sort.Strings(o.staged)
-	for _, p := range o.staged {
+// swap exchanges the new tree with the output, or renames it into place
+// when there is no output yet, and then removes the old tree.
+func (o *output) swap() error {
+	info, err := os.Lstat(o.out)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		if err := rename(o.dir, o.out); err != nil {
+			return err
+		}
+	case err != nil:
+		return err
+	case !info.IsDir():
+		return fmt.Errorf("%s exists and is not a directory", o.out)
+	default:
+		if err := exchangeDirs(o.dir, o.out); err != nil {
+			return err
+		}
+	}
+	o.settle()
+	return nil
+}
+
+// settle ends a build whose new site is in place: the old tree (or what
+// is left of the new one) is removed, and the identity of every file is
+// noted for the next build, after the links that change it are made and
+// removed.
+func (o *output) settle() {
+	o.done = true
+	os.RemoveAll(o.dir)
+	o.lock.Close()
+	for p, rec := range o.records {
+		if info, err := os.Lstat(filepath.Join(o.out, filepath.FromSlash(p))); err == nil {
+			rec.Stat, _ = fileStat(info)
+		} else {
+			rec.Stat = ""
+		}
+		o.records[p] = rec
+	}
+}
+
+// placeRank orders an in-place update: files the listings point to first
+// (0), then the listings (1), then the Well-Known index (2).
+func placeRank(p string) int {
+	switch {
+	case p == ".well-known/skills.json":
+		return 2
+	case p == "index.html", p == "search.json", p == "sitemap.xml", p == "robots.txt", p == "catalog.sqlite",
+		strings.HasPrefix(p, "types/"):
+		return 1
+	}
+	return 0
+}
+
+// moveIn moves the new tree's files into the output one by one, each by a
+// rename (a copy beside its place first when the tree is on another file
+// system), listings last, and then removes the files the build no longer
+// makes. It does not stop for a cancelled context.
+func (o *output) moveIn() error {
+	paths := make([]string, 0, len(o.records))
+	for p := range o.records {
+		paths = append(paths, p)
+	}
+	sort.Slice(paths, func(i, j int) bool {
+		if ri, rj := placeRank(paths[i]), placeRank(paths[j]); ri != rj {
+			return ri < rj
+		}
+		return paths[i] < paths[j]
+	})
+	if err := os.MkdirAll(o.out, 0o755); err != nil {
+		return err
+	}
+	for _, p := range paths {
 		from := filepath.Join(o.dir, filepath.FromSlash(p))
 		to := filepath.Join(o.out, filepath.FromSlash(p))
-		if !o.cfg.Time.IsZero() {
-			if err := os.Chtimes(from, o.cfg.Time, o.cfg.Time); err != nil {
-				return err
-			}
+		a, err := os.Lstat(from)
+		if err != nil {
+			return err
+		}
+		if b, err := os.Lstat(to); err == nil && os.SameFile(a, b) {
+			continue // taken from the output by a link: already there
 		}
 		if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
 			return err
 		}
-		if err := os.Rename(from, to); err != nil {
+		if err := place(from, to); err != nil {
 			return err
 		}
 	}
-	var gone []string
-	for p := range o.prev {
-		if _, ok := o.records[p]; !ok {
-			gone = append(gone, p)
-		}
+	if err := o.removeOthers(); err != nil {
+		return err
 	}
-	sort.Sort(sort.Reverse(sort.StringSlice(gone)))
-	defer func() {
-		if !o.cfg.Time.IsZero() {
-			stampTimes(o.out, o.cfg.Time) // new folders too, as a cold build stamps them
-		}
-	}()
-	for _, p := range gone {
-		full := filepath.Join(o.out, filepath.FromSlash(p))
-		if err := os.Remove(full); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return err
-		}
-		// Remove folders left empty (a withdrawn skill's page folder).
-		for d := filepath.Dir(full); d != o.out && strings.HasPrefix(d, o.out); d = filepath.Dir(d) {
-			if os.Remove(d) != nil {
-				break
+	if !o.cfg.Time.IsZero() {
+		return filepath.WalkDir(o.out, func(p string, d fs.DirEntry, err error) error {
+			if err != nil || !d.IsDir() {
+				return err
 			}
-		}
-	}
-	return os.RemoveAll(o.dir)
-}
-
-// stat records the size and time of every written file, so the next build
-// can tell that the output was left alone.
-func (o *output) stat() error {
-	for _, p := range o.staged {
-		info, err := os.Stat(filepath.Join(o.out, filepath.FromSlash(p)))
-		if err != nil {
-			return err
-		}
-		rec := o.records[p]
-		rec.ModTime = info.ModTime().UnixNano()
-		o.records[p] = rec
+			if p == o.dir {
+				return fs.SkipDir
+			}
+			return os.Chtimes(p, o.cfg.Time, o.cfg.Time)
+		})
 	}
 	return nil
 }
 
-// abandon removes the temporary directory of a build that did not finish.
+// place renames from to to; across file systems it copies from beside to
+// first, so that to still changes in one step.
+func place(from, to string) error {
+	err := rename(from, to)
+	if err == nil || !errors.Is(err, errCrossDevice) {
+		return err
+	}
+	tmp := filepath.Join(filepath.Dir(to), inPlaceTree+filepath.Base(to))
+	os.Remove(tmp)
+	if err := copyFile(from, tmp); err != nil {
+		return err
+	}
+	if err := rename(tmp, to); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return nil
+}
+
+// removeOthers removes from the output every file the new tree does not
+// hold, and the folders left empty, deepest first.
+func (o *output) removeOthers() error {
+	var files, dirs []string
+	err := filepath.WalkDir(o.out, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if p == o.out {
+			return nil
+		}
+		if p == o.dir || (d.IsDir() && filepath.Dir(p) == o.out && strings.HasPrefix(d.Name(), inPlaceTree)) {
+			return fs.SkipDir
+		}
+		rel, _ := filepath.Rel(o.out, p)
+		rel = filepath.ToSlash(rel)
+		if d.IsDir() {
+			dirs = append(dirs, p)
+		} else if _, ok := o.records[rel]; !ok {
+			files = append(files, p)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for _, f := range files {
+		if err := os.Remove(f); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+	}
+	sort.Sort(sort.Reverse(sort.StringSlice(dirs)))
+	for _, d := range dirs {
+		os.Remove(d) // fails, as it should, unless empty
+	}
+	return nil
+}
+
+// abandon removes the new tree of a build that did not finish.
 func (o *output) abandon() {
 	if !o.done {
 		os.RemoveAll(o.dir)
+		o.lock.Close()
 	}
 }
 
-// stampTimes sets every file's and folder's modification time to t, so an
-// archive of the output is reproducible too.
+// stampTimes sets every folder's and file's modification time to t, so an
+// archive of the output is reproducible too. A file that has it already
+// (one taken from the previous output by a link) is left alone: it is
+// shared with the old tree until the exchange.
 func stampTimes(dir string, t time.Time) error {
-	return filepath.WalkDir(dir, func(p string, _ os.DirEntry, err error) error {
+	return filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
 		if err != nil {
 			return err
+		}
+		if !d.IsDir() {
+			if info, err := d.Info(); err == nil && info.ModTime().Equal(t) {
+				return nil
+			}
 		}
 		return os.Chtimes(p, t, t)
 	})
 }
 
-// swapDir puts the directory tmp in place of out: atomically where the
-// system can exchange two names, otherwise by moving out aside first. The
-// old output is removed afterwards.
-func swapDir(tmp, out string) error {
-	info, err := os.Lstat(out)
-	switch {
-	case errors.Is(err, os.ErrNotExist):
-		return os.Rename(tmp, out)
-	case err != nil:
-		return err
-	case !info.IsDir():
-		return fmt.Errorf("%s exists and is not a directory", out)
-	}
-	if err := exchange(tmp, out); err == nil {
-		return os.RemoveAll(tmp) // tmp now holds the old output
-	}
-	old := tmp + ".old"
-	if err := os.Rename(out, old); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp, out); err != nil {
-		_ = os.Rename(old, out)
-		return err
-	}
-	return os.RemoveAll(old)
+// intact reports whether the directory out holds exactly the files prev
+// records, each still the file the build left.
+func intact(out string, prev map[string]store.CachedOutput) bool {
+	n := 0
+	err := filepath.WalkDir(out, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			return nil
+		}
+		rel, _ := filepath.Rel(out, p)
+		rec, ok := prev[filepath.ToSlash(rel)]
+		info, ierr := d.Info()
+		if !ok || ierr != nil || !info.Mode().IsRegular() {
+			return errors.New("changed")
+		}
+		if stat, _ := fileStat(info); stat == "" || stat != rec.Stat {
+			return errors.New("changed")
+		}
+		n++
+		return nil
+	})
+	return err == nil && n == len(prev)
 }

@@ -31,7 +31,8 @@ type parsed struct {
 	vs       skillcat.Violations
 	idLine   int
 	idColumn int
-	cached   bool // taken from the cache, not parsed
+	cached   bool  // taken from the cache, not parsed
+	cacheErr error // the cache could not be read
 }
 
 // sourceMeta is what the build keeps in memory of each valid source once
@@ -42,7 +43,7 @@ type sourceMeta struct {
 }
 
 // parseSources parses and validates every source in parallel, reusing the
-// cache's result for a source whose size and time, or bytes, are unchanged,
+// cache's result for a source whose identity or bytes are unchanged,
 // and loads each valid one into the index as soon as its turn comes, in
 // source order (so which of two sources claiming one id is the duplicate
 // never depends on timing). It returns every violation, the index's
@@ -96,6 +97,9 @@ func parseSources(ctx context.Context, fsys fs.FS, files []SourceFile, display f
 			delete(pending, want)
 			f := files[want]
 			want++
+			if err == nil && p.cacheErr != nil {
+				err = p.cacheErr
+			}
 			if err != nil {
 				continue // drain
 			}
@@ -143,17 +147,18 @@ func workerCount(n int) int {
 	return n
 }
 
-// parseCached returns the cache's result for an unchanged source, and
-// otherwise parses it (recording a valid result in the cache).
+// parseCached returns the cache's result for an unchanged source (the same
+// identity, or the same bytes), and otherwise parses it, recording a valid
+// result in the cache. A failure to read the cache is p.cacheErr.
 func parseCached(fsys fs.FS, f *SourceFile, name string, cache *store.CacheTx) parsed {
 	var prev store.CachedSource
 	var have bool
 	if cache != nil {
 		var err error
 		if prev, have, err = cache.Source(f.Path); err != nil {
-			have = false
+			return parsed{cacheErr: err}
 		}
-		if have && prev.Size == f.size && prev.ModTime == f.modTime {
+		if have && f.stat != "" && prev.Stat == f.stat {
 			return fromCache(prev, name)
 		}
 	}
@@ -165,14 +170,14 @@ func parseCached(fsys fs.FS, f *SourceFile, name string, cache *store.CacheTx) p
 	sum := sha256.Sum256(f.Data)
 	hash := hex.EncodeToString(sum[:])
 	if have && prev.Hash == hash {
-		prev.Size, prev.ModTime = f.size, f.modTime
+		prev.Stat = f.stat
 		_ = cache.PutSource(&prev)
 		return fromCache(prev, name)
 	}
 	p := parseSource(*f, name)
 	if cache != nil && p.row != nil {
 		warnings, _ := json.Marshal(p.vs)
-		_ = cache.PutSource(&store.CachedSource{Path: f.Path, Size: f.size, ModTime: f.modTime, Hash: hash,
+		_ = cache.PutSource(&store.CachedSource{Path: f.Path, Stat: f.stat, Hash: hash,
 			Skill: *p.row, Warnings: warnings, IDLine: p.idLine, IDColumn: p.idColumn})
 	}
 	return p
@@ -180,7 +185,9 @@ func parseCached(fsys fs.FS, f *SourceFile, name string, cache *store.CacheTx) p
 
 func fromCache(c store.CachedSource, name string) parsed {
 	var vs skillcat.Violations
-	_ = json.Unmarshal(c.Warnings, &vs)
+	if err := json.Unmarshal(c.Warnings, &vs); err != nil {
+		return parsed{cacheErr: fmt.Errorf("%w: warnings of %s: %v", errCache, c.Path, err)}
+	}
 	for i := range vs {
 		vs[i].File = name // as this run names the source (--content may differ)
 	}

@@ -7,6 +7,7 @@ import (
 	"path"
 	"sort"
 	"strings"
+	"time"
 
 	skillcat "github.com/skillcat/skillcat"
 )
@@ -19,14 +20,13 @@ const maxLinkHops = 40
 
 // SourceFile is one skill source as found: its slash-separated path
 // relative to the content directory, where to read it in the file system
-// (the same path, unless a symbolic link led there), and its size and
-// modification time. Data is read when the source is parsed.
+// (the same path, unless a symbolic link led there), and its identity for
+// the rebuild cache (sourceStat). Data is read when the source is parsed.
 type SourceFile struct {
-	Path    string
-	Data    []byte // nil until loaded
-	at      string
-	size    int64
-	modTime int64
+	Path string
+	Data []byte // nil until loaded
+	at   string
+	stat string
 }
 
 // load reads the source's bytes, checking the size limit again.
@@ -208,7 +208,7 @@ func (r *reader) read(logical, at string) {
 		r.fail(logical, fmt.Sprintf("file is %d bytes, over the %d-byte limit for a skill source", info.Size(), MaxSourceSize))
 		return
 	}
-	r.files = append(r.files, SourceFile{Path: logical, at: at, size: info.Size(), modTime: info.ModTime().UnixNano()})
+	r.files = append(r.files, SourceFile{Path: logical, at: at, stat: sourceStat(info, time.Now())})
 }
 
 // plainErr strips the operation and path that fs errors repeat.

@@ -2,11 +2,18 @@ package store
 
 import (
 	"context"
+	"crypto/sha256"
 	"database/sql"
+	"encoding/binary"
+	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
+	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 )
@@ -14,12 +21,23 @@ import (
 // Cache is what a rebuild needs from the build before it, kept in an SQLite
 // file that CI can restore between scheduled runs: for each source, the
 // result of parsing it (so an unchanged source is not parsed again), and
-// for each output file, the key it was made from and the hash of its bytes
-// (so an unchanged file is neither rendered nor written again).
+// for each output file, the key it was made from, the hash of its bytes and
+// the identity of the file the build left (so an unchanged file is neither
+// rendered nor written again).
 //
-// A cache made by another version of the build, or a file that is not a
-// cache at all, is simply started afresh: a missing or corrupt cache means
-// a cold build, never an error.
+// The cache only ever saves work:
+//
+//   - The file runs in WAL mode with synchronous=NORMAL: a build killed at
+//     any moment leaves the last committed state, and a build's update is
+//     one transaction committed only when the build succeeded.
+//   - It is marked as skillcat's by its SQLite application_id (cacheAppID).
+//     OpenCache refuses any other file at its path (ErrForeign) and never
+//     writes to it: a typo such as --cache app.db costs no data.
+//   - A cache that is ours but damaged (a torn page, flipped bytes, a row
+//     whose checksum does not match) gives errors wrapping ErrCorrupt; the
+//     build then removes it with RemoveCache and builds cold.
+//   - A cache made by another version of the build (version) or schema
+//     starts empty.
 type Cache struct {
 	db   *sql.DB
 	path string
@@ -28,8 +46,7 @@ type Cache struct {
 // CachedSource is one source as the previous build saw it.
 type CachedSource struct {
 	Path     string
-	Size     int64
-	ModTime  int64  // nanoseconds since 1970
+	Stat     string // the file's identity (device, inode, ctime, size); "" means unknown
 	Hash     string // sha256 of the source's bytes, hex
 	Skill    Skill  // the row it gave
 	Warnings []byte // its warnings, as the build encodes them
@@ -39,49 +56,168 @@ type CachedSource struct {
 
 // CachedOutput is one file of the previous build's output.
 type CachedOutput struct {
-	Path    string
-	Key     string // what it was made from
-	Hash    string // sha256 of its bytes, hex
-	Size    int64
-	ModTime int64
+	Path string
+	Key  string // what it was made from
+	Hash string // sha256 of its bytes, hex
+	Size int64
+	Stat string // the identity of the file the build left; "" means unknown
 }
 
+// ErrForeign is wrapped by OpenCache's error when the file at the cache's
+// path is not a skillcat cache (another program's SQLite database, a text
+// file, a folder, a header damaged beyond recognition). The file is left
+// as it was.
+var ErrForeign = errors.New("not a skillcat rebuild cache")
+
+// ErrCorrupt is wrapped by errors reading a cache that is skillcat's but
+// damaged.
+var ErrCorrupt = errors.New("rebuild cache is damaged")
+
+// cacheAppID is the SQLite application_id of a cache file ("SKC1").
+const cacheAppID = 0x534b4331
+
+// cacheSchemaVersion is the user_version of the schema below; a cache of
+// another schema starts afresh.
+const cacheSchemaVersion = 2
+
 const cacheSchema = `
-CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS sources (
-	path TEXT PRIMARY KEY, size INTEGER NOT NULL, mtime INTEGER NOT NULL, hash TEXT NOT NULL,
+DROP TABLE IF EXISTS meta; DROP TABLE IF EXISTS sources; DROP TABLE IF EXISTS outputs;
+CREATE TABLE meta (name TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE sources (
+	path TEXT PRIMARY KEY, stat TEXT NOT NULL, hash TEXT NOT NULL,
 	id TEXT NOT NULL, name TEXT NOT NULL, version TEXT NOT NULL, capability_type TEXT NOT NULL,
 	access TEXT NOT NULL, summary TEXT NOT NULL, provider_name TEXT NOT NULL, tags TEXT NOT NULL,
 	descriptor BLOB NOT NULL, digest TEXT NOT NULL, warnings BLOB NOT NULL,
-	id_line INTEGER NOT NULL, id_column INTEGER NOT NULL
+	id_line INTEGER NOT NULL, id_column INTEGER NOT NULL, sum TEXT NOT NULL
 ) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS outputs (
-	path TEXT PRIMARY KEY, key TEXT NOT NULL, hash TEXT NOT NULL, size INTEGER NOT NULL, mtime INTEGER NOT NULL
+CREATE TABLE outputs (
+	path TEXT PRIMARY KEY, key TEXT NOT NULL, hash TEXT NOT NULL, size INTEGER NOT NULL, stat TEXT NOT NULL
 ) WITHOUT ROWID;
 `
 
-// OpenCache opens the cache at path for a build whose code and settings are
-// summed up by version. When the file is missing, unreadable, not a cache,
-// or from another version, the cache starts empty.
+// sqliteMagic begins every SQLite database file.
+const sqliteMagic = "SQLite format 3\x00"
+
+// OpenCache opens the cache at path for a build whose code is summed up by
+// version, creating it when the path is missing or an empty file. Its
+// error wraps ErrForeign when the file is not a skillcat cache (it is then
+// not touched), and ErrCorrupt when it is one but cannot be read.
 func OpenCache(ctx context.Context, path, version string) (*Cache, error) {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return nil, fmt.Errorf("open cache: %w", err)
+	kind, err := cacheKind(path)
+	switch {
+	case err != nil:
+		return nil, fmt.Errorf("open cache %s: %w", path, err)
+	case kind == kindLegacy:
+		// An earlier skillcat's cache: its rows are of another version.
+		if err := RemoveCache(path); err != nil {
+			return nil, fmt.Errorf("open cache %s: %w", path, err)
+		}
+		kind = kindNone
+	}
+	if kind == kindNone {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			return nil, fmt.Errorf("open cache: %w", err)
+		}
+		if err := createCache(ctx, path); err != nil {
+			return nil, fmt.Errorf("create cache %s: %w", path, err)
+		}
 	}
 	c, err := openCache(ctx, path, version)
-	if err == nil {
-		return c, nil
-	}
-	// Corrupt or foreign: start over.
-	os.Remove(path)
-	c, err = openCache(ctx, path, version)
 	if err != nil {
-		return nil, fmt.Errorf("open cache %s: %w", path, err)
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, fmt.Errorf("open cache %s: %w: %v", path, ErrCorrupt, err)
 	}
 	return c, nil
 }
 
+type fileKind int
+
+const (
+	kindNone   fileKind = iota // missing or empty
+	kindCache                  // a skillcat cache
+	kindLegacy                 // a cache of a skillcat before application_id
+)
+
+// cacheKind tells what the file at path is, reading only its header (and,
+// for an SQLite file with no application_id, its table names, read-only).
+func cacheKind(path string) (fileKind, error) {
+	info, err := os.Stat(path)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return kindNone, nil
+	case err != nil:
+		return 0, err
+	case !info.Mode().IsRegular():
+		return 0, fmt.Errorf("%w: it is not a regular file", ErrForeign)
+	case info.Size() == 0:
+		return kindNone, nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	var head [100]byte
+	if _, err := io.ReadFull(f, head[:]); err != nil || string(head[:16]) != sqliteMagic {
+		return 0, fmt.Errorf("%w: it is not an SQLite database", ErrForeign)
+	}
+	switch id := binary.BigEndian.Uint32(head[68:72]); id {
+	case cacheAppID:
+		return kindCache, nil
+	case 0:
+		if legacyCache(path) {
+			return kindLegacy, nil
+		}
+	}
+	return 0, fmt.Errorf("%w: it is another application's SQLite database", ErrForeign)
+}
+
+// legacyCache reports whether the SQLite file at path holds exactly the
+// tables of a cache written before caches carried an application_id.
+func legacyCache(path string) bool {
+	db, err := sql.Open("sqlite", cacheDSN(path, "mode=ro"))
+	if err != nil {
+		return false
+	}
+	defer db.Close()
+	rows, err := db.Query(`SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name`)
+	if err != nil {
+		return false
+	}
+	var names []string
+	for rows.Next() {
+		var n string
+		if rows.Scan(&n) != nil {
+			break
+		}
+		names = append(names, n)
+	}
+	rows.Close()
+	return slices.Equal(names, []string{"meta", "outputs", "sources"})
+}
+
+// createCache writes a new, empty cache at path with a rollback journal,
+// so that its header (the application_id) is in the file itself before
+// any WAL exists.
+func createCache(ctx context.Context, path string) error {
+	db, err := sql.Open("sqlite", cacheDSN(path, "_pragma=journal_mode(DELETE)", "_pragma=synchronous(FULL)"))
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	db.SetMaxOpenConns(1)
+	_, err = db.ExecContext(ctx, "PRAGMA application_id = "+strconv.Itoa(cacheAppID)+"; "+cacheSchema+
+		"PRAGMA user_version = "+strconv.Itoa(cacheSchemaVersion))
+	return err
+}
+
 func openCache(ctx context.Context, path, version string) (*Cache, error) {
-	db, err := sql.Open("sqlite", fileDSN(path))
+	// busy_timeout: two builds sharing a cache take turns; _txlock: a build
+	// takes the write lock when it begins, so it never fails half-way.
+	db, err := sql.Open("sqlite", cacheDSN(path, "_txlock=immediate", "_pragma=busy_timeout(60000)",
+		"_pragma=journal_mode(WAL)", "_pragma=synchronous(NORMAL)"))
 	if err != nil {
 		return nil, err
 	}
@@ -90,22 +226,21 @@ func openCache(ctx context.Context, path, version string) (*Cache, error) {
 		db.Close()
 		return nil, err
 	}
-	// Two builds sharing a cache take turns instead of failing.
-	for _, p := range []string{"PRAGMA busy_timeout = 60000", "PRAGMA journal_mode = MEMORY", "PRAGMA synchronous = OFF"} {
-		if _, err := db.ExecContext(ctx, p); err != nil {
+	var schema int
+	if err := db.QueryRowContext(ctx, `PRAGMA user_version`).Scan(&schema); err != nil {
+		return fail(err)
+	}
+	if schema != cacheSchemaVersion {
+		if _, err := db.ExecContext(ctx, cacheSchema+"PRAGMA user_version = "+strconv.Itoa(cacheSchemaVersion)); err != nil {
 			return fail(err)
 		}
-	}
-	if _, err := db.ExecContext(ctx, cacheSchema); err != nil {
-		return fail(err)
 	}
 	var have string
 	err = db.QueryRowContext(ctx, `SELECT value FROM meta WHERE name = 'version'`).Scan(&have)
 	if errors.Is(err, sql.ErrNoRows) || (err == nil && have != version) {
-		if _, err := db.ExecContext(ctx, `DELETE FROM sources; DELETE FROM outputs; DELETE FROM meta;`); err != nil {
-			return fail(err)
-		}
-		if _, err := db.ExecContext(ctx, `INSERT INTO meta (name, value) VALUES ('version', ?)`, version); err != nil {
+		if _, err := db.ExecContext(ctx, `BEGIN IMMEDIATE; DELETE FROM sources; DELETE FROM outputs; DELETE FROM meta;
+			INSERT INTO meta (name, value) VALUES ('version', ?); COMMIT;`, version); err != nil {
+			db.ExecContext(ctx, "ROLLBACK")
 			return fail(err)
 		}
 	} else if err != nil {
@@ -114,15 +249,33 @@ func openCache(ctx context.Context, path, version string) (*Cache, error) {
 	return &Cache{db: db, path: path}, nil
 }
 
-// fileDSN turns a path into a "file:" URI so that characters such as ? and
-// # stay part of the name.
-func fileDSN(path string) string {
+// cacheDSN turns a path into a "file:" URI (so that characters such as ?
+// and # stay part of the name) with the given query parameters.
+func cacheDSN(path string, params ...string) string {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		abs = path
 	}
-	r := strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23")
-	return "file:" + r.Replace(filepath.ToSlash(abs))
+	u := url.URL{Scheme: "file", Path: filepath.ToSlash(abs), RawQuery: strings.Join(params, "&")}
+	if !strings.HasPrefix(u.Path, "/") {
+		u.Path = "/" + u.Path
+	}
+	return u.String()
+}
+
+// RemoveCache removes the cache at path with its WAL and shared-memory
+// files, but only when the file is a skillcat cache (or missing): a
+// foreign file is never removed, and the error then wraps ErrForeign.
+func RemoveCache(path string) error {
+	if _, err := cacheKind(path); err != nil {
+		return err
+	}
+	for _, p := range []string{path, path + "-wal", path + "-shm", path + "-journal"} {
+		if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return err
+		}
+	}
+	return nil
 }
 
 // Close closes the cache file.
@@ -142,8 +295,8 @@ func (c *Cache) Begin(ctx context.Context) (*CacheTx, error) {
 	}
 	t := &CacheTx{ctx: ctx, tx: tx}
 	if t.seen, err = tx.PrepareContext(ctx, `INSERT OR IGNORE INTO seen (path) VALUES (?)`); err == nil {
-		t.get, err = tx.PrepareContext(ctx, `SELECT path, size, mtime, hash, id, name, version, capability_type, access,
-	summary, provider_name, tags, descriptor, digest, warnings, id_line, id_column FROM sources WHERE path = ?`)
+		t.get, err = tx.PrepareContext(ctx, `SELECT path, stat, hash, id, name, version, capability_type, access,
+	summary, provider_name, tags, descriptor, digest, warnings, id_line, id_column, sum FROM sources WHERE path = ?`)
 	}
 	if err == nil {
 		t.put, err = tx.PrepareContext(ctx, `INSERT OR REPLACE INTO sources VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
@@ -156,7 +309,8 @@ func (c *Cache) Begin(ctx context.Context) (*CacheTx, error) {
 }
 
 // CacheTx reads and updates the cache in one transaction. Its methods are
-// safe for concurrent use (they take turns on one connection).
+// safe for concurrent use (they take turns on one connection). Every read
+// error wraps ErrCorrupt.
 type CacheTx struct {
 	mu             sync.Mutex // one statement at a time: a prepared statement is not reentrant
 	ctx            context.Context
@@ -164,31 +318,59 @@ type CacheTx struct {
 	seen, get, put *sql.Stmt
 }
 
+// corrupt wraps a read error with ErrCorrupt, unless the context ended.
+func (t *CacheTx) corrupt(what string, err error) error {
+	if cerr := t.ctx.Err(); cerr != nil {
+		return cerr
+	}
+	return fmt.Errorf("read cache: %s: %w: %v", what, ErrCorrupt, err)
+}
+
 // Source returns what the previous build saw of the source at path, and
-// marks the path as still present.
+// marks the path as still present. A row whose checksum does not match
+// its contents is an error wrapping ErrCorrupt.
 func (t *CacheTx) Source(path string) (CachedSource, bool, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if _, err := t.seen.ExecContext(t.ctx, path); err != nil {
-		return CachedSource{}, false, fmt.Errorf("read cache: %w", err)
+		return CachedSource{}, false, t.corrupt("source "+path, err)
 	}
 	var s CachedSource
-	var tags string
+	var tags, sum string
 	err := t.get.QueryRowContext(t.ctx, path).Scan(
-		&s.Path, &s.Size, &s.ModTime, &s.Hash, &s.Skill.ID, &s.Skill.Name, &s.Skill.Version, &s.Skill.CapabilityType,
+		&s.Path, &s.Stat, &s.Hash, &s.Skill.ID, &s.Skill.Name, &s.Skill.Version, &s.Skill.CapabilityType,
 		&s.Skill.Access, &s.Skill.Summary, &s.Skill.ProviderName, &tags, &s.Skill.Descriptor, &s.Skill.Digest,
-		&s.Warnings, &s.IDLine, &s.IDColumn)
+		&s.Warnings, &s.IDLine, &s.IDColumn, &sum)
 	if errors.Is(err, sql.ErrNoRows) {
 		return CachedSource{}, false, nil
 	}
 	if err != nil {
-		return CachedSource{}, false, fmt.Errorf("read cache: %w", err)
+		return CachedSource{}, false, t.corrupt("source "+path, err)
 	}
 	if tags != "" {
 		s.Skill.Tags = strings.Split(tags, "\n")
 	}
 	s.Skill.Source = s.Path
+	if sum != s.sum() {
+		return CachedSource{}, false, t.corrupt("source "+path, errors.New("row checksum mismatch"))
+	}
+	if d := sha256.Sum256(s.Skill.Descriptor); "sha256:"+hex.EncodeToString(d[:]) != s.Skill.Digest {
+		return CachedSource{}, false, t.corrupt("source "+path, errors.New("descriptor digest mismatch"))
+	}
 	return s, true, nil
+}
+
+// sum is the checksum of everything a source row holds.
+func (s *CachedSource) sum() string {
+	h := sha256.New()
+	k := &s.Skill
+	for _, f := range []string{s.Path, s.Stat, s.Hash, k.ID, k.Name, k.Version, k.CapabilityType, k.Access, k.Summary,
+		k.ProviderName, strings.Join(k.Tags, "\n"), string(k.Descriptor), k.Digest, string(s.Warnings),
+		strconv.Itoa(s.IDLine), strconv.Itoa(s.IDColumn)} {
+		io.WriteString(h, strconv.Itoa(len(f))+":")
+		io.WriteString(h, f)
+	}
+	return hex.EncodeToString(h.Sum(nil))
 }
 
 // PutSource records what parsing a valid source gave.
@@ -197,9 +379,9 @@ func (t *CacheTx) PutSource(s *CachedSource) error {
 	defer t.mu.Unlock()
 	k := &s.Skill
 	if _, err := t.put.ExecContext(t.ctx,
-		s.Path, s.Size, s.ModTime, s.Hash, k.ID, k.Name, k.Version, k.CapabilityType,
+		s.Path, s.Stat, s.Hash, k.ID, k.Name, k.Version, k.CapabilityType,
 		k.Access, k.Summary, k.ProviderName, strings.Join(k.Tags, "\n"), k.Descriptor, k.Digest, s.Warnings,
-		s.IDLine, s.IDColumn); err != nil {
+		s.IDLine, s.IDColumn, s.sum()); err != nil {
 		return fmt.Errorf("update cache: source %s: %w", s.Path, err)
 	}
 	_, err := t.seen.ExecContext(t.ctx, s.Path)
@@ -210,20 +392,23 @@ func (t *CacheTx) PutSource(s *CachedSource) error {
 func (t *CacheTx) Outputs() (map[string]CachedOutput, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	rows, err := t.tx.QueryContext(t.ctx, `SELECT path, key, hash, size, mtime FROM outputs`)
+	rows, err := t.tx.QueryContext(t.ctx, `SELECT path, key, hash, size, stat FROM outputs`)
 	if err != nil {
-		return nil, fmt.Errorf("read cache: %w", err)
+		return nil, t.corrupt("outputs", err)
 	}
 	out := map[string]CachedOutput{}
 	for rows.Next() {
 		var o CachedOutput
-		if err := rows.Scan(&o.Path, &o.Key, &o.Hash, &o.Size, &o.ModTime); err != nil {
+		if err := rows.Scan(&o.Path, &o.Key, &o.Hash, &o.Size, &o.Stat); err != nil {
 			rows.Close()
-			return nil, fmt.Errorf("read cache: %w", err)
+			return nil, t.corrupt("outputs", err)
 		}
 		out[o.Path] = o
 	}
-	return out, closeRows(rows)
+	if err := closeRows(rows); err != nil {
+		return nil, t.corrupt("outputs", err)
+	}
+	return out, nil
 }
 
 // SetOutputs replaces the record of the output files.
@@ -239,7 +424,7 @@ func (t *CacheTx) SetOutputs(outputs []CachedOutput) error {
 	}
 	defer ins.Close()
 	for _, o := range outputs {
-		if _, err := ins.ExecContext(t.ctx, o.Path, o.Key, o.Hash, o.Size, o.ModTime); err != nil {
+		if _, err := ins.ExecContext(t.ctx, o.Path, o.Key, o.Hash, o.Size, o.Stat); err != nil {
 			return fmt.Errorf("update cache: output %s: %w", o.Path, err)
 		}
 	}
@@ -255,7 +440,10 @@ func (t *CacheTx) Meta(name string) (string, error) {
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", nil
 	}
-	return v, err
+	if err != nil {
+		return "", t.corrupt("meta "+name, err)
+	}
+	return v, nil
 }
 
 // SetMeta stores a value for the next build.

@@ -213,3 +213,9 @@ func apply(ctx context.Context, db *sql.DB, m migration) error {
 	}
 	return tx.Commit()
 }
+
+// OpenTemp opens a new, empty index in an anonymous temporary file: SQLite
+// removes its name from the temporary folder as soon as it is open, so
+// nothing of it (private skills included) outlives the process, however
+// it ends, and no other user can open it.
+func OpenTemp(ctx context.Context) (*DB, error) { return Open(ctx, "file:") }

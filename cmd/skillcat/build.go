@@ -51,6 +51,9 @@ func runBuild(ctx context.Context, e *env, args []string) int {
 		cfg.Templates = os.DirFS(*templates)
 	}
 	res, err := build.Build(ctx, cfg)
+	if res != nil && res.Notice != "" {
+		fmt.Fprintln(e.stderr, "skillcat: note:", res.Notice)
+	}
 	var invalid *build.InvalidError
 	switch {
 	case errors.As(err, &invalid):
@@ -58,16 +61,16 @@ func runBuild(ctx context.Context, e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "skillcat: build failed: %s, %s in %s; %s\n",
 			plural(countSeverity(invalid.Violations, "error"), "error"),
 			plural(countSeverity(invalid.Violations, "warning"), "warning"),
-			plural(res.Sources, "source"), unchanged(*out))
+			plural(res.Sources, "source"), unchanged(*out, err))
 		return exitInvalid
 	case isUsage(err):
 		fmt.Fprintln(e.stderr, "skillcat:", err)
 		return exitUsage
 	case errors.Is(err, context.Canceled):
-		fmt.Fprintf(e.stderr, "skillcat: build interrupted; %s\n", unchanged(*out))
+		fmt.Fprintf(e.stderr, "skillcat: build interrupted; %s\n", unchanged(*out, err))
 		return exitInternal
 	case err != nil:
-		fmt.Fprintf(e.stderr, "skillcat: build failed: %v; %s\n", err, unchanged(*out))
+		fmt.Fprintf(e.stderr, "skillcat: build failed: %v; %s\n", err, unchanged(*out, err))
 		return exitInternal
 	}
 	printViolations(e, "text", res.Warnings)
@@ -87,8 +90,12 @@ func runBuild(ctx context.Context, e *env, args []string) int {
 	return exitOK
 }
 
-// unchanged says what became of the output after a failed build.
-func unchanged(out string) string {
+// unchanged says what became of the output after the failed build that
+// returned err.
+func unchanged(out string, err error) string {
+	if errors.Is(err, build.ErrOutputPartial) {
+		return out + " holds part of the new site (every file whole, every descriptor its index lists present); build again to complete it"
+	}
 	if _, err := os.Stat(out); err != nil {
 		return "nothing written"
 	}

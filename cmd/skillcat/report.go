@@ -72,6 +72,10 @@ func useColor(e *env) bool {
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
+// maxSourceDate is the last second of the year 9999, the last date that
+// RFC 3339 times and sitemap dates can express.
+const maxSourceDate = 253402300799
+
 // sourceDate reads SOURCE_DATE_EPOCH: the zero time when unset.
 func sourceDate(e *env) (time.Time, error) {
 	s := e.getenv("SOURCE_DATE_EPOCH")
@@ -79,8 +83,8 @@ func sourceDate(e *env) (time.Time, error) {
 		return time.Time{}, nil
 	}
 	n, err := strconv.ParseInt(s, 10, 64)
-	if err != nil || n < 0 {
-		return time.Time{}, fmt.Errorf("SOURCE_DATE_EPOCH=%q: must be a non-negative number of seconds since 1970", s)
+	if err != nil || n < 0 || n > maxSourceDate {
+		return time.Time{}, fmt.Errorf("SOURCE_DATE_EPOCH=%q: must be a number of seconds since 1970, from 0 to %d (the end of 9999)", s, maxSourceDate)
 	}
 	return time.Unix(n, 0).UTC(), nil
 }

@@ -1,0 +1,82 @@
+package build
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"strconv"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
+
+// exchange swaps two paths atomically (renameat2 RENAME_EXCHANGE).
+func exchange(a, b string) error {
+	return unix.Renameat2(unix.AT_FDCWD, a, unix.AT_FDCWD, b, unix.RENAME_EXCHANGE)
+}
+
+// cannotExchange reports whether err says that the two names cannot be
+// exchanged at all here (a mount point, another file system, a file system
+// or kernel without RENAME_EXCHANGE), rather than that this attempt failed.
+func cannotExchange(err error) bool {
+	return errors.Is(err, unix.EBUSY) || errors.Is(err, unix.EXDEV) || errors.Is(err, unix.EINVAL) ||
+		errors.Is(err, unix.ENOSYS) || errors.Is(err, unix.ENOTSUP)
+}
+
+// isMountPoint reports whether dir is the root of a mount (a tmpfs, a bind
+// mount, a container volume): it cannot be renamed or exchanged.
+func isMountPoint(dir string) bool {
+	var st unix.Statx_t
+	if err := unix.Statx(unix.AT_FDCWD, dir, unix.AT_SYMLINK_NOFOLLOW, unix.STATX_BASIC_STATS, &st); err == nil &&
+		st.Attributes_mask&unix.STATX_ATTR_MOUNT_ROOT != 0 {
+		return st.Attributes&unix.STATX_ATTR_MOUNT_ROOT != 0
+	}
+	a, errA := os.Stat(dir)
+	b, errB := os.Stat(dir + "/..")
+	if errA != nil || errB != nil {
+		return false
+	}
+	return a.Sys().(*syscall.Stat_t).Dev != b.Sys().(*syscall.Stat_t).Dev
+}
+
+// fileStat is the identity of a file as the system reports it: device,
+// inode, change time and size. The change time moves on every write,
+// rename into place, link or touch, and no tool can set it, so equal
+// identities mean the same unchanged file. "" when unknown.
+func fileStat(info fs.FileInfo) (stat string, ctime int64) {
+	st, ok := info.Sys().(*syscall.Stat_t)
+	if !ok {
+		return "", 0
+	}
+	ctime = st.Ctim.Nano()
+	return strconv.FormatUint(st.Dev, 10) + ":" + strconv.FormatUint(st.Ino, 10) + ":" +
+		strconv.FormatInt(ctime, 10) + ":" + strconv.FormatInt(st.Size, 10), ctime
+}
+
+// lockDir takes an exclusive lock on the directory dir, held until the
+// returned file is closed or the process ends, however it ends.
+func lockDir(dir string) (*os.File, error) {
+	f, err := os.Open(dir)
+	if err != nil {
+		return nil, err
+	}
+	if err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
+}
+
+// abandoned reports whether no running build holds the directory dir (its
+// lock is free): a build that made it was killed.
+func abandoned(dir string) bool {
+	f, err := lockDir(dir)
+	if err != nil {
+		return false
+	}
+	f.Close()
+	return true
+}
+
+// errCrossDevice is the error of a rename between file systems.
+var errCrossDevice error = unix.EXDEV

@@ -1,0 +1,38 @@
+//go:build !linux
+
+package build
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"syscall"
+	"time"
+)
+
+var errNoExchange = errors.New("atomic exchange not supported")
+
+// exchange is not available here; the output is then updated in place.
+func exchange(a, b string) error { return errNoExchange }
+
+// cannotExchange reports whether err says that no exchange is possible.
+func cannotExchange(err error) bool { return errors.Is(err, errNoExchange) }
+
+// isMountPoint is not known here.
+func isMountPoint(dir string) bool { return false }
+
+// fileStat is unknown here: the cache then judges files by their bytes.
+func fileStat(info fs.FileInfo) (string, int64) { return "", 0 }
+
+// lockDir opens dir; there is no lock here.
+func lockDir(dir string) (*os.File, error) { return os.Open(dir) }
+
+// abandoned reports whether dir is over an hour old: without locks, that
+// is how a directory of a killed build is told from one in use.
+func abandoned(dir string) bool {
+	info, err := os.Stat(dir)
+	return err == nil && time.Since(info.ModTime()) > time.Hour
+}
+
+// errCrossDevice is the error of a rename between file systems.
+var errCrossDevice error = syscall.EXDEV
