@@ -85,19 +85,6 @@ type site struct {
 	URL    string // the server's origin with a trailing slash: http://127.0.0.1:PORT/
 	Origin string // http://127.0.0.1:PORT
 	Index  skillcat.SkillIndex
-	Search searchDoc
-}
-
-// searchDoc is search.json as the pages read it.
-type searchDoc struct {
-	Skills []struct {
-		ID       string   `json:"id"`
-		Name     string   `json:"name"`
-		Summary  string   `json:"summary"`
-		Type     string   `json:"type"`
-		Provider string   `json:"provider"`
-		Tags     []string `json:"tags"`
-	} `json:"skills"`
 }
 
 var (
@@ -127,7 +114,6 @@ func builtSite(t *testing.T, content string, csp bool) *site {
 	}
 	s := &site{Dir: out}
 	readJSON(t, filepath.Join(out, ".well-known", "skills.json"), &s.Index)
-	readJSON(t, filepath.Join(out, "search.json"), &s.Search)
 	srv := httptest.NewServer(siteHandler(out, csp))
 	// The server lives for the whole run; TestMain's exit ends it.
 	s.Origin = srv.URL

@@ -16,6 +16,7 @@ import (
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
+	"golang.org/x/text/unicode/norm"
 
 	skillcat "github.com/skillcat/skillcat"
 )
@@ -30,7 +31,7 @@ const visibleJS = `Array.from(document.querySelectorAll("#skills .card")).filter
 // from the published documents (descriptors and index), not from the page.
 type catalogText struct {
 	ids  []string
-	text map[string]string // id → name, summary, provider, tags; lowercase
+	text map[string][]string // id → the words of its id, name, summary, provider, tags and description
 	typ  map[string]string
 	tags map[string][]string
 	prov map[string]string
@@ -39,7 +40,7 @@ type catalogText struct {
 
 func readCatalog(t *testing.T, s *site) catalogText {
 	t.Helper()
-	c := catalogText{text: map[string]string{}, typ: map[string]string{}, tags: map[string][]string{}, prov: map[string]string{}, sum: map[string]string{}}
+	c := catalogText{text: map[string][]string{}, typ: map[string]string{}, tags: map[string][]string{}, prov: map[string]string{}, sum: map[string]string{}}
 	for _, e := range s.Index.Skills {
 		var d skillcat.SkillDescriptor
 		readJSON(t, filepath.Join(s.Dir, "skills", e.ID+".json"), &d)
@@ -48,24 +49,37 @@ func readCatalog(t *testing.T, s *site) catalogText {
 		c.tags[e.ID] = d.Tags
 		c.prov[e.ID] = d.Provider.Name
 		c.sum[e.ID] = e.Summary
-		c.text[e.ID] = strings.ToLower(strings.Join([]string{d.Name, e.Summary, d.Provider.Name, strings.Join(d.Tags, " ")}, "\n"))
+		c.text[e.ID] = words(strings.Join([]string{e.ID, d.Name, e.Summary, d.Provider.Name, strings.Join(d.Tags, " "), d.Description}, "\n"))
 	}
 	slices.Sort(c.ids)
 	return c
 }
 
+// words splits text into the words the search rule speaks of: runs of
+// letters and digits, lower-cased, accents removed.
+func words(text string) []string {
+	text = strings.Map(func(r rune) rune {
+		if unicode.Is(unicode.Mn, r) {
+			return -1
+		}
+		return r
+	}, norm.NFKD.String(strings.ToLower(text)))
+	return strings.FieldsFunc(text, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsNumber(r) })
+}
+
 // match is the search rule the page promises: every word of the query
-// appears in the skill's name, summary, provider or tags, ignoring case.
+// begins a word of the skill's id, name, summary, provider, tags or
+// description, ignoring case and accents.
 func (c catalogText) match(query, typ string) []string {
-	words := strings.Fields(strings.ToLower(query))
+	qwords := words(query)
 	out := []string{}
 	for _, id := range c.ids {
 		if typ != "" && c.typ[id] != typ {
 			continue
 		}
 		ok := true
-		for _, w := range words {
-			if !strings.Contains(c.text[id], w) {
+		for _, w := range qwords {
+			if !slices.ContainsFunc(c.text[id], func(t string) bool { return strings.HasPrefix(t, w) }) {
 				ok = false
 				break
 			}
@@ -118,11 +132,11 @@ func TestHome(t *testing.T) {
 	load(t, ctx, s.URL)
 
 	fetchedIndex := func() bool {
-		return slices.Contains(w.requests(), s.URL+"search.json")
+		return slices.ContainsFunc(w.requests(), func(u string) bool { return strings.HasPrefix(u, s.URL+"search/") })
 	}
 	t.Run("IndexOnlyWhenNeeded", func(t *testing.T) {
 		if fetchedIndex() {
-			t.Error("search.json was fetched before anyone searched")
+			t.Error("the search index was fetched before anyone searched")
 		}
 	})
 
@@ -178,7 +192,7 @@ func TestHome(t *testing.T) {
 			waitVisible(t, ctx, "search "+q.query, want)
 			waitFor(t, ctx, `document.documentElement.dataset.search === "ready"`)
 			if !fetchedIndex() {
-				t.Error("searched without fetching search.json")
+				t.Error("searched without fetching the search index")
 			}
 			if got := eval[string](t, ctx, `new URLSearchParams(location.search).get("q")`); got != q.query {
 				t.Errorf("URL q: got %q, want %q", got, q.query)
@@ -425,12 +439,32 @@ func searchQueries(t *testing.T, c catalogText) []searchQuery {
 			break
 		}
 	}
-	if tag == "" || prov == "" || word == "" {
-		t.Fatalf("catalog too small to pick queries: tag %q, provider %q, word %q", tag, prov, word)
+	// A word of the description alone (not of the name, summary, tags or
+	// provider) that finds exactly one skill.
+	var desc, descID string
+	for _, id := range c.ids {
+		other := words(strings.Join([]string{id, c.sum[id], c.prov[id], strings.Join(c.tags[id], " ")}, " "))
+		for _, f := range c.text[id] {
+			if len([]rune(f)) >= 5 && !slices.Contains(other, f) && len(c.match(f, "")) == 1 {
+				desc, descID = f, id
+				break
+			}
+		}
+		if desc != "" {
+			break
+		}
 	}
+	if tag == "" || prov == "" || word == "" || desc == "" {
+		t.Fatalf("catalog too small to pick queries: tag %q, provider %q, word %q, description word %q", tag, prov, word, desc)
+	}
+	// The id of the last skill, which today's pages show on its card's page.
+	id := c.ids[len(c.ids)-1]
 	return []searchQuery{
 		{"Tag", tag, tagged[tag]},
 		{"Provider", prov, byProv[prov]},
 		{"SummaryWord", word, []string{wordID}},
+		{"Id", id, []string{id}},
+		{"DescriptionWord", desc, []string{descID}},
+		{"Prefix", desc[:4], []string{descID}},
 	}
 }

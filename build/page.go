@@ -106,6 +106,8 @@ type page struct {
 	Counts    []typeCount
 	Total     int
 	Skills    []listItem
+	Listed    int    // a listing page: the length of its whole listing
+	Pager     *pager // a listing page of several: its navigation
 	Type      string // the type page's type, or the skill's type
 	Skill     *skillView
 }
@@ -163,33 +165,32 @@ func (p *pages) execute(name string, data *page) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// sitePages renders the home page, the type pages and the 404 page.
-func (p *pages) sitePages(listed []store.Skill, byType map[string][]store.Skill, counts map[string]int) ([]File, error) {
-	var files []File
-	r := p.routes
-	home := p.newPage(r.home(), "", counts)
-	home.Kind = "home"
-	home.Skills = items(listed)
-	data, err := p.execute("home.html", home)
+// sitePages renders the home listing, the type listings (docs in listing
+// order, see items) and the 404 page.
+func (p *pages) sitePages(docs []listItem, counts map[string]int) ([]File, error) {
+	files, err := p.listingFiles("", docs, counts)
 	if err != nil {
 		return nil, err
 	}
-	files = append(files, File{r.home(), data})
 	for _, t := range skillcat.CapabilityTypes {
-		pg := p.newPage(r.typePage(string(t)), typeTitle(string(t))+" skills", counts)
-		pg.Kind = "type"
-		pg.Type = string(t)
-		pg.Skills = items(byType[string(t)])
-		data, err := p.execute("type.html", pg)
+		var of []listItem
+		for _, d := range docs {
+			if d.Type == string(t) {
+				of = append(of, d)
+			}
+		}
+		more, err := p.listingFiles(string(t), of, counts)
 		if err != nil {
 			return nil, err
 		}
-		files = append(files, File{r.typePage(string(t)), data})
+		files = append(files, more...)
 	}
 	// The 404 page is served at any depth; routes makes its links absolute.
+	r := p.routes
 	nf := p.newPage(r.notFound(), "Page not found", counts)
 	nf.Kind = "404"
-	if data, err = p.execute("404.html", nf); err != nil {
+	data, err := p.execute("404.html", nf)
+	if err != nil {
 		return nil, err
 	}
 	files = append(files, File{r.notFound(), data})

@@ -2,7 +2,6 @@ package build
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -77,12 +76,11 @@ func render(ctx context.Context, cfg Config, cat *catalog, o *output, keys build
 	if err != nil {
 		return err
 	}
-	search, err := searchIndex(listed)
-	if err != nil {
+	docs := items(listed)
+	if err := writeSearchIndex(ctx, r, cat, docs, workerCount(cfg.Workers), add); err != nil {
 		return fmt.Errorf("search index: %w", err)
 	}
-	add(r.search(), search)
-	site, err := pages.sitePages(listed, byType, counts)
+	site, err := pages.sitePages(docs, counts)
 	if err != nil {
 		return err
 	}
@@ -100,7 +98,9 @@ func render(ctx context.Context, cfg Config, cat *catalog, o *output, keys build
 	add(r.noJekyll(), []byte{})
 	add(r.headers(), headersFile(r))
 	if r.base != "" {
-		add(r.sitemap(), sitemap(cfg, r, listed))
+		for _, f := range sitemaps(cfg, r, counts, listed) {
+			add(f.Path, f.Data)
+		}
 		add(r.robots(), []byte("User-agent: *\nAllow: /\n\nSitemap: "+r.absolute(r.sitemap())+"\n"))
 	}
 	if werr != nil {
@@ -231,43 +231,6 @@ func encodeIndex(r routes, file string, skills []store.Skill) ([]byte, error) {
 	return x.Encode()
 }
 
-// searchDoc is the home page's search index, search.json: for each listed
-// skill (in id order) what the search box looks at (name, summary, tags,
-// provider) and what the type filter needs. The cards themselves carry the
-// rest, so the index stays small.
-type searchDoc struct {
-	Skills []searchEntry `json:"skills"`
-}
-
-// searchEntry is one skill in the search index.
-type searchEntry struct {
-	ID       string   `json:"id"`
-	Name     string   `json:"name"`
-	Summary  string   `json:"summary"`
-	Type     string   `json:"type"`
-	Provider string   `json:"provider"`
-	Tags     []string `json:"tags"`
-}
-
-// searchIndex is the JSON the home page searches as you type.
-func searchIndex(skills []store.Skill) ([]byte, error) {
-	doc := searchDoc{Skills: make([]searchEntry, len(skills))}
-	for i, s := range skills {
-		tags := s.Tags
-		if tags == nil {
-			tags = []string{}
-		}
-		doc.Skills[i] = searchEntry{s.ID, s.Name, s.Summary, s.CapabilityType, s.ProviderName, tags}
-	}
-	var b strings.Builder
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(doc); err != nil {
-		return nil, err
-	}
-	return []byte(b.String()), nil
-}
-
 // headersFile is the _headers file Netlify and Cloudflare Pages read: JSON
 // documents are served as JSON to any origin, nothing is sniffed, and pages
 // get a strict Content-Security-Policy.
@@ -288,26 +251,6 @@ func headersFile(r routes) []byte {
 // ContentSecurityPolicy is the policy the pages are built to work under: no
 // inline script or style, nothing from other origins.
 const ContentSecurityPolicy = "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
-
-// sitemap lists the home, type and skill pages under the base URL.
-func sitemap(cfg Config, r routes, skills []store.Skill) []byte {
-	var b strings.Builder
-	b.WriteString(`<?xml version="1.0" encoding="UTF-8"?>` + "\n")
-	b.WriteString(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">` + "\n")
-	ids := make([]string, len(skills))
-	for i, s := range skills {
-		ids[i] = s.ID
-	}
-	for _, file := range r.sitemapPages(ids) {
-		b.WriteString("  <url><loc>" + xmlEscape(r.absolute(file)) + "</loc>")
-		if !cfg.Time.IsZero() {
-			b.WriteString("<lastmod>" + cfg.Time.UTC().Format("2006-01-02") + "</lastmod>")
-		}
-		b.WriteString("</url>\n")
-	}
-	b.WriteString("</urlset>\n")
-	return []byte(b.String())
-}
 
 var xmlEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;", "'", "&apos;")
 

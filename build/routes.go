@@ -4,6 +4,7 @@ import (
 	"html/template"
 	"io/fs"
 	"path"
+	"strconv"
 	"strings"
 
 	skillcat "github.com/skillcat/skillcat"
@@ -78,6 +79,20 @@ func (routes) typePage(t string) string { return "types/" + t + "/index.html" }
 // home is the catalog's home page.
 func (routes) home() string { return "index.html" }
 
+// listingPage is page n (from 1) of the home listing (t "") or of a type's
+// listing: the first is the home or type page itself, the others are
+// page/<n>/ below it (build/paging.go).
+func (r routes) listingPage(t string, n int) string {
+	first := r.home()
+	if t != "" {
+		first = r.typePage(t)
+	}
+	if n <= 1 {
+		return first
+	}
+	return strings.TrimSuffix(first, "index.html") + "page/" + strconv.Itoa(n) + "/index.html"
+}
+
 // notFound is the page hosts serve for an unknown path.
 func (routes) notFound() string { return "404.html" }
 
@@ -88,17 +103,24 @@ func (routes) schema(name string) string { return "schemas/v1/" + name }
 // its path under the templates' assets/ folder.
 func (routes) asset(name string) string { return "assets/" + name }
 
-// search is the home page's search data.
-func (routes) search() string { return "search.json" }
+// search is the search index's manifest; searchFile is one of the shards
+// and card files it names, by its path relative to the manifest's folder
+// (build/searchindex.go).
+func (routes) search() string                { return "search/manifest.json" }
+func (routes) searchFile(name string) string { return "search/" + name }
 
 // catalogDB is the SQLite export of the listed skills.
 func (routes) catalogDB() string { return "catalog.sqlite" }
 
 // sitemap, robots, headers and noJekyll are the host's files.
-func (routes) sitemap() string  { return "sitemap.xml" }
-func (routes) robots() string   { return "robots.txt" }
-func (routes) headers() string  { return "_headers" }
-func (routes) noJekyll() string { return ".nojekyll" }
+func (routes) sitemap() string { return "sitemap.xml" }
+
+// sitemapPart is sitemap n (from 1) of a site too large for one, which
+// sitemap.xml then lists as a sitemap index.
+func (routes) sitemapPart(n int) string { return "sitemap-" + strconv.Itoa(n) + ".xml" }
+func (routes) robots() string           { return "robots.txt" }
+func (routes) headers() string          { return "_headers" }
+func (routes) noJekyll() string         { return ".nojekyll" }
 
 // url is the URL path of a document relative to the site root: its file
 // path, with a page addressed as its folder.
@@ -166,12 +188,22 @@ func (r routes) published(from, to string) string {
 	return r.link(from, to)
 }
 
-// sitemapPages are the pages the sitemap lists, in order: the home page,
-// the type pages, then each listed skill's page.
-func (r routes) sitemapPages(ids []string) []string {
-	out := []string{r.home()}
+// sitemapPages are the pages the sitemap lists, in order: every page of
+// the home listing, of each type's listing (counts: listed skills by
+// type), then each listed skill's page.
+func (r routes) sitemapPages(counts map[string]int, ids []string) []string {
+	total := 0
+	for _, c := range counts {
+		total += c
+	}
+	var out []string
+	for n := 1; n <= listingPages(total); n++ {
+		out = append(out, r.listingPage("", n))
+	}
 	for _, t := range skillcat.CapabilityTypes {
-		out = append(out, r.typePage(string(t)))
+		for n := 1; n <= listingPages(counts[string(t)]); n++ {
+			out = append(out, r.listingPage(string(t), n))
+		}
 	}
 	for _, id := range ids {
 		out = append(out, r.skillPage(id))
@@ -193,7 +225,7 @@ type headerRule struct {
 func (r routes) headerRules() []headerRule {
 	jsonHeaders := []string{"Content-Type: application/json; charset=utf-8", "Access-Control-Allow-Origin: *", "Cache-Control: public, max-age=300"}
 	rules := []headerRule{{"/*", []string{"X-Content-Type-Options: nosniff", "Referrer-Policy: no-referrer", "Content-Security-Policy: " + ContentSecurityPolicy}}}
-	for _, p := range []string{r.index(), r.descriptor("*"), r.typeIndex("*"), r.schema("*"), r.search()} {
+	for _, p := range []string{r.index(), r.descriptor("*"), r.typeIndex("*"), r.schema("*"), r.search(), r.searchFile("docs/*")} {
 		rules = append(rules, headerRule{"/" + p, jsonHeaders})
 	}
 	rules = append(rules,

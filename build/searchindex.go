@@ -1,0 +1,462 @@
+package build
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
+
+	skillcat "github.com/skillcat/skillcat"
+)
+
+// The search index is written under search/ (routes.search and
+// routes.searchFile) in three kinds of file, so that a query fetches only
+// what it needs, as Pagefind does:
+//
+//   - search/manifest.json: the number of documents, each document's
+//     capability type (two bits a document, base64), and the list of index
+//     shards with each one's token prefix, file and size;
+//   - search/index/<hex of the prefix>.bin: the tokens that start with one
+//     prefix, each with its postings (which documents hold it, and in which
+//     field), in a compact binary form;
+//   - search/docs/<n>.json: what a result card shows, for documents
+//     n×searchDocsPerFile to (n+1)×searchDocsPerFile−1.
+//
+// Documents are the listed skills numbered in the listing's order (by name,
+// then id), so results of equal rank come in the listing's order too. A
+// token is a run of letters and digits, lower-cased, with accents removed
+// (NFKD without combining marks), at most searchTokenRunes long; the page
+// folds a query the same way (templates/assets/search.js). Shards are cut
+// from a prefix trie: a prefix whose tokens exceed searchShardBudget is
+// split by its next letter, its largest children getting shards of their
+// own until what remains fits, so an edit changes the shards of the
+// prefixes it touches and no others.
+const (
+	searchDocsPerFile  = 32
+	searchShardBudget  = 48 << 10
+	searchTokenRunes   = 32
+)
+
+// Field classes of a posting, the best field a token was found in: a match
+// in the id or name ranks first.
+const (
+	fieldDescription = iota
+	fieldSummary
+	fieldMeta // a tag or the provider
+	fieldTitle
+)
+
+// searchManifest is search/manifest.json.
+type searchManifest struct {
+	Version     int        `json:"version"`
+	Build       string     `json:"build"` // a digest of every other search file, for cache busting
+	Docs        int        `json:"docs"`
+	DocsPerFile int        `json:"docs_per_file"`
+	TokenRunes  int        `json:"token_runes"`
+	Types       []string   `json:"types"`
+	TypeMap     string     `json:"type_map"` // base64 of 2 bits a document, index into Types
+	Shards      []shardRef `json:"shards"`   // sorted by prefix
+}
+
+// shardRef names one index shard in the manifest: [prefix, file, size].
+type shardRef struct {
+	Prefix string
+	File   string
+	Size   int
+}
+
+// MarshalJSON writes a shardRef as a three-element array, to keep the
+// manifest small.
+func (s shardRef) MarshalJSON() ([]byte, error) {
+	return json.Marshal([]any{s.Prefix, s.File, s.Size})
+}
+
+// posting is one document holding a token: doc<<2 | field class.
+type posting uint32
+
+// searchIndex builds the sharded search index of the listed skills (in
+// listing order) and hands each file to add. Descriptions are streamed out
+// of the index in parallel; nothing of a private skill is read.
+func writeSearchIndex(ctx context.Context, r routes, cat *catalog, docs []listItem, workers int, add func(path string, data []byte)) error {
+	postings, err := collectPostings(ctx, cat, docs, workers)
+	if err != nil {
+		return err
+	}
+	toks := make([]string, 0, len(postings))
+	for t := range postings {
+		toks = append(toks, t)
+	}
+	slices.Sort(toks)
+	entries := make([]tokenEntry, len(toks))
+	for i, t := range toks {
+		ps := postings[t]
+		slices.Sort(ps)
+		entries[i] = tokenEntry{token: t, postings: ps}
+		entries[i].size = entries[i].encodedSize()
+	}
+	postings = nil
+	sum := sha256.New()
+	put := func(path string, data []byte) {
+		sum.Write([]byte(path + "\n"))
+		sum.Write(data)
+		add(path, data)
+	}
+
+	man := searchManifest{Version: 1, Docs: len(docs), DocsPerFile: searchDocsPerFile, TokenRunes: searchTokenRunes, TypeMap: typeMap(docs)}
+	for _, t := range skillcat.CapabilityTypes {
+		man.Types = append(man.Types, string(t))
+	}
+	for _, sh := range cutShards(entries, "") {
+		data := encodeShard(sh.entries)
+		file := "index/" + hex.EncodeToString([]byte(sh.prefix)) + ".bin"
+		if sh.prefix == "" {
+			file = "index/root.bin"
+		}
+		put(r.searchFile(file), data)
+		man.Shards = append(man.Shards, shardRef{sh.prefix, file, len(data)})
+	}
+	for start := 0; start < len(docs); start += searchDocsPerFile {
+		data, err := encodeDocs(docs[start:min(start+searchDocsPerFile, len(docs))])
+		if err != nil {
+			return fmt.Errorf("search documents: %w", err)
+		}
+		put(r.searchFile("docs/"+strconv.Itoa(start/searchDocsPerFile)+".json"), data)
+	}
+	man.Build = hex.EncodeToString(sum.Sum(nil)[:8])
+	data, err := json.Marshal(man)
+	if err != nil {
+		return fmt.Errorf("search manifest: %w", err)
+	}
+	add(r.search(), append(data, '\n'))
+	return nil
+}
+
+// collectPostings tokenizes every listed skill's fields and description.
+// Workers tokenize; one goroutine merges, so the map needs no lock.
+func collectPostings(ctx context.Context, cat *catalog, docs []listItem, workers int) (map[string][]posting, error) {
+	number := make(map[string]int, len(docs))
+	for i, d := range docs {
+		number[d.ID] = i
+	}
+	type job struct {
+		doc        int
+		descriptor []byte
+	}
+	type result struct {
+		doc  int
+		toks map[string]uint8
+	}
+	jobs := make(chan job, workers*2)
+	results := make(chan result, workers*2)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var firstErr error
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range jobs {
+				var d struct {
+					Description string `json:"description"`
+				}
+				if err := json.Unmarshal(j.descriptor, &d); err != nil {
+					mu.Lock()
+					if firstErr == nil {
+						firstErr = fmt.Errorf("search index: decode %q: %w", docs[j.doc].ID, err)
+					}
+					mu.Unlock()
+					continue
+				}
+				results <- result{j.doc, docTokens(&docs[j.doc], d.Description)}
+			}
+		}()
+	}
+	postings := map[string][]posting{}
+	merged := make(chan struct{})
+	go func() {
+		defer close(merged)
+		for r := range results {
+			for t, class := range r.toks {
+				ps, ok := postings[t]
+				if !ok {
+					t = strings.Clone(t) // not the description it was cut from
+				}
+				postings[t] = append(ps, posting(r.doc)<<2|posting(class))
+			}
+		}
+	}()
+	err := cat.db.EachDescriptor(ctx, func(id string, d []byte) error {
+		n, ok := number[id]
+		if !ok {
+			return nil
+		}
+		select {
+		case jobs <- job{n, d}:
+			return nil
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	})
+	close(jobs)
+	wg.Wait()
+	close(results)
+	<-merged
+	if err == nil {
+		err = firstErr
+	}
+	if err != nil {
+		return nil, err
+	}
+	return postings, nil
+}
+
+// docTokens returns the tokens of one skill with the best field class each
+// was found in.
+func docTokens(d *listItem, description string) map[string]uint8 {
+	toks := make(map[string]uint8, 128)
+	add := func(class uint8) func(string) {
+		return func(t string) {
+			if c, ok := toks[t]; !ok || c < class {
+				toks[t] = class
+			}
+		}
+	}
+	searchTokens(description, add(fieldDescription))
+	searchTokens(d.Summary, add(fieldSummary))
+	searchTokens(d.Provider, add(fieldMeta))
+	for _, tag := range d.Tags {
+		searchTokens(tag, add(fieldMeta))
+	}
+	searchTokens(d.Name, add(fieldTitle))
+	searchTokens(d.ID, add(fieldTitle))
+	return toks
+}
+
+// searchTokens calls fn with each token of s: a run of letters and digits,
+// folded by foldSearch, cut to searchTokenRunes.
+func searchTokens(s string, fn func(string)) {
+	s = foldSearch(s)
+	start := -1
+	emit := func(end int) {
+		t := s[start:end]
+		if len(t) > searchTokenRunes {
+			n := 0
+			for i := range t {
+				if n == searchTokenRunes {
+					t = t[:i]
+					break
+				}
+				n++
+			}
+		}
+		fn(t)
+		start = -1
+	}
+	for i, r := range s {
+		word := r < utf8.RuneSelf && (r >= 'a' && r <= 'z' || r >= '0' && r <= '9') ||
+			r >= utf8.RuneSelf && (unicode.IsLetter(r) || unicode.IsNumber(r))
+		switch {
+		case word && start < 0:
+			start = i
+		case !word && start >= 0:
+			emit(i)
+		}
+	}
+	if start >= 0 {
+		emit(len(s))
+	}
+}
+
+// foldSearch lower-cases s and removes accents: NFKD, then without the
+// combining diacritical marks U+0300–U+036F, as the page's JavaScript does
+// with toLowerCase().normalize("NFKD").
+func foldSearch(s string) string {
+	ascii := true
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			ascii = false
+			break
+		}
+	}
+	s = strings.ToLower(s)
+	if ascii {
+		return s
+	}
+	s = norm.NFKD.String(s)
+	return strings.Map(func(r rune) rune {
+		if r >= 0x300 && r <= 0x36f {
+			return -1
+		}
+		return r
+	}, s)
+}
+
+// tokenEntry is one token with its postings, sorted by document.
+type tokenEntry struct {
+	token    string
+	postings []posting
+	size     int // encoded bytes
+}
+
+func (e *tokenEntry) encodedSize() int {
+	n := uvarintLen(uint64(len(e.token))) + len(e.token) + uvarintLen(uint64(len(e.postings)))
+	prev := posting(0)
+	for _, p := range e.postings {
+		n += uvarintLen(uint64((p>>2-prev>>2)<<2 | p&3))
+		prev = p
+	}
+	return n
+}
+
+func uvarintLen(x uint64) int {
+	n := 1
+	for x >= 0x80 {
+		x >>= 7
+		n++
+	}
+	return n
+}
+
+// encodeShard writes tokens (sorted) as: for each token, uvarint byte
+// length, the UTF-8 bytes, uvarint posting count, then each posting as a
+// uvarint of (document − previous document) << 2 | field class.
+func encodeShard(entries []tokenEntry) []byte {
+	size := 0
+	for _, e := range entries {
+		size += e.size
+	}
+	b := make([]byte, 0, size)
+	for _, e := range entries {
+		b = binary.AppendUvarint(b, uint64(len(e.token)))
+		b = append(b, e.token...)
+		b = binary.AppendUvarint(b, uint64(len(e.postings)))
+		prev := posting(0)
+		for _, p := range e.postings {
+			b = binary.AppendUvarint(b, uint64((p>>2-prev>>2)<<2|p&3))
+			prev = p
+		}
+	}
+	return b
+}
+
+// shard is the tokens that go into one index file.
+type shard struct {
+	prefix  string
+	entries []tokenEntry
+}
+
+// cutShards cuts the sorted tokens that start with prefix into shards. The
+// tokens all go into one shard when they fit the budget; otherwise they are
+// grouped by the rune after the prefix, and the largest groups are cut into
+// shards of their own (recursively) until the rest fits with the prefix.
+// A token's shard is so the one with the longest prefix of it.
+func cutShards(entries []tokenEntry, prefix string) []shard {
+	total := 0
+	for _, e := range entries {
+		total += e.size
+	}
+	if total <= searchShardBudget {
+		if len(entries) == 0 && prefix != "" {
+			return nil
+		}
+		return []shard{{prefix, entries}}
+	}
+	type group struct {
+		prefix     string
+		start, end int
+		size       int
+	}
+	var groups []group
+	var keep []int // indexes of entries equal to the prefix
+	for i, e := range entries {
+		if len(e.token) == len(prefix) {
+			keep = append(keep, i)
+			continue
+		}
+		_, n := utf8.DecodeRuneInString(e.token[len(prefix):])
+		p := e.token[:len(prefix)+n]
+		if len(groups) == 0 || groups[len(groups)-1].prefix != p {
+			groups = append(groups, group{prefix: p, start: i, end: i})
+		}
+		g := &groups[len(groups)-1]
+		g.end = i + 1
+		g.size += e.size
+	}
+	// Spill the largest groups until the rest fits.
+	order := make([]int, len(groups))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return groups[order[a]].size > groups[order[b]].size })
+	spill := make([]bool, len(groups))
+	for _, gi := range order {
+		if total <= searchShardBudget {
+			break
+		}
+		spill[gi] = true
+		total -= groups[gi].size
+	}
+	var own []tokenEntry
+	var out []shard
+	for _, i := range keep {
+		own = append(own, entries[i])
+	}
+	for gi, g := range groups {
+		if spill[gi] {
+			out = append(out, cutShards(entries[g.start:g.end], g.prefix)...)
+		} else {
+			own = append(own, entries[g.start:g.end]...)
+		}
+	}
+	if len(own) > 0 || prefix == "" {
+		slices.SortFunc(own, func(a, b tokenEntry) int { return strings.Compare(a.token, b.token) })
+		out = append(out, shard{prefix, own})
+	}
+	slices.SortFunc(out, func(a, b shard) int { return strings.Compare(a.prefix, b.prefix) })
+	return out
+}
+
+// typeMap packs each document's capability type into two bits, base64.
+func typeMap(docs []listItem) string {
+	index := map[string]byte{}
+	for i, t := range skillcat.CapabilityTypes {
+		index[string(t)] = byte(i)
+	}
+	b := make([]byte, (len(docs)+3)/4)
+	for i, d := range docs {
+		b[i/4] |= index[d.Type] << (2 * (i % 4))
+	}
+	return base64.StdEncoding.EncodeToString(b)
+}
+
+// encodeDocs writes the cards of a run of documents: for each, [id, name,
+// summary, type, access, version, provider, tags].
+func encodeDocs(docs []listItem) ([]byte, error) {
+	rows := make([][]any, len(docs))
+	for i, d := range docs {
+		tags := d.Tags
+		if tags == nil {
+			tags = []string{}
+		}
+		rows[i] = []any{d.ID, d.Name, d.Summary, d.Type, d.Access, d.Version, d.Provider, tags}
+	}
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(rows); err != nil {
+		return nil, err
+	}
+	return []byte(b.String()), nil
+}
