@@ -24,7 +24,9 @@ func TestRoutesLink(t *testing.T) {
 	}{
 		{r, r.home(), r.home(), ""},
 		{r, r.home(), r.typePage("api"), "types/api/"},
-		{r, r.home(), r.search(), "search.json"},
+		{r, r.home(), r.search(), "search/manifest.json"},
+		{r, r.listingPage("api", 3), r.listingPage("api", 2), "../../../../types/api/page/2/"},
+		{r, r.listingPage("", 2), r.listingPage("", 1), "../../"},
 		{r, r.skillPage("a.b"), r.home(), "../../"},
 		{r, r.skillPage("a.b"), r.descriptor("a.b"), "../a.b.json"},
 		{r, r.skillPage("a.b"), r.typePage("api"), "../../types/api/"},
