@@ -1,6 +1,7 @@
 package skillcat
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"unicode/utf8"
@@ -145,12 +146,18 @@ func (d *SkillDescriptor) UnmarshalJSON(data []byte) error {
 // violation is an error. Warnings (an unknown member that looks like a typo)
 // come with a descriptor.
 func ParseDescriptor(file string, data []byte) (*SkillDescriptor, Violations) {
+	return ParseDescriptorContext(context.Background(), file, data)
+}
+
+// ParseDescriptorContext is ParseDescriptor whose schema checks stop once
+// ctx is done (see DecodeDescriptorContext).
+func ParseDescriptorContext(ctx context.Context, file string, data []byte) (*SkillDescriptor, Violations) {
 	src := &Source{Name: file, Data: data}
 	root, vs := ParseSource(src)
 	if vs != nil {
 		return nil, vs
 	}
-	return DecodeDescriptor(src, root)
+	return DecodeDescriptorContext(ctx, src, root)
 }
 
 // ParseSource checks that a JSON source is non-empty UTF-8 holding one JSON
@@ -205,6 +212,13 @@ func trimSpace(b []byte) []byte {
 // incompatible major is the only violation reported), then structure, then
 // the inputs and output schemas and the examples, then typo warnings.
 func DecodeDescriptor(src *Source, root *Node) (*SkillDescriptor, Violations) {
+	return DecodeDescriptorContext(context.Background(), src, root)
+}
+
+// DecodeDescriptorContext is DecodeDescriptor whose checks of examples
+// against the descriptor's own schemas stop, with a violation, once ctx is
+// done. Those checks have a budget of MaxValidationSteps whatever ctx.
+func DecodeDescriptorContext(ctx context.Context, src *Source, root *Node) (*SkillDescriptor, Violations) {
 	var vs Violations
 	if root.Kind != Object {
 		line, col := src.Position(root)
@@ -215,7 +229,7 @@ func DecodeDescriptor(src *Source, root *Node) (*SkillDescriptor, Violations) {
 	}
 	vs = append(vs, duplicateMembers(src, root, root, nil)...)
 	vs = append(vs, validateSchema(descriptorSchema(), src, root)...)
-	vs = append(vs, checkSkillSchemas(src, root)...)
+	vs = append(vs, checkSkillSchemas(ctx, src, root)...)
 	vs = append(vs, typoWarnings(src, root, descriptorMembers)...)
 	vs.Sort()
 	if vs.HasErrors() {

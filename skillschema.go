@@ -1,9 +1,11 @@
 package skillcat
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 
@@ -56,12 +58,21 @@ func (s *SkillSchema) Validate(name string, raw json.RawMessage, prefix ...strin
 	for i := len(prefix) - 1; i >= 0; i-- {
 		docRoot = &Node{Kind: Object, Offset: root.Offset, Members: []Member{{Name: prefix[i], Key: root, Value: docRoot}}}
 	}
-	return s.validateNode(src, docRoot, root, prefix)
+	return s.validateNode(newBudget(nil), src, docRoot, root, prefix)
 }
 
-func (s *SkillSchema) validateNode(src *Source, docRoot, instance *Node, prefix Path) Violations {
-	err := s.sch.Validate(instance.Value())
-	return translate(err, src, docRoot, prefix, s.lookupDoc)
+// validateNode checks instance, found at prefix of docRoot, within budget b.
+func (s *SkillSchema) validateNode(b *budget, src *Source, docRoot, instance *Node, prefix Path) Violations {
+	v := instance.Value()
+	if err := b.charge(s.sch, v); err != nil {
+		reason := "was not checked: checking was interrupted"
+		if errors.Is(err, errBudgetSpent) {
+			reason = fmt.Sprintf("is too costly to check against its schema: the document's checks would apply subschemas more than %d times "+
+				`(a recursive schema whose "oneOf" or "anyOf" branches all apply doubles the work with each level of nesting); simplify the schema or the value`, MaxValidationSteps)
+		}
+		return Violations{src.violation(docRoot, instance, prefix, reason)}
+	}
+	return translate(s.sch.Validate(v), src, docRoot, prefix, s.lookupDoc)
 }
 
 func (s *SkillSchema) lookupDoc(url string) any {
@@ -133,7 +144,23 @@ func compileNode(src *Source, root, n *Node, path Path, member string) (*SkillSc
 		}
 		return nil, Violations{src.violation(root, n, path, "is not a valid JSON Schema: "+cleanSchemaError(err, url, member, dialectOf(n)))}
 	}
+	if cycle := refCycle(sch); cycle != nil {
+		at := schemaPath(cycle[0], url)
+		steps := make([]string, len(cycle))
+		for i, loc := range cycle {
+			steps[i] = "#" + schemaPath(loc, url).Pointer()
+		}
+		reason := fmt.Sprintf(`is not a valid JSON Schema: it refers to itself without looking into the value (%s), so no value could ever be checked against it`, strings.Join(steps, " → "))
+		return nil, Violations{src.violation(root, root.Lookup(append(slices.Clone(path), at...)), append(slices.Clone(path), at...), reason)}
+	}
 	return &SkillSchema{sch: sch, doc: doc, url: url}, nil
+}
+
+// schemaPath returns the path inside the schema of a compiled subschema's
+// location (url#/json/pointer).
+func schemaPath(loc, url string) Path {
+	_, ptr, _ := strings.Cut(strings.TrimPrefix(loc, url), "#")
+	return ParsePointer(ptr)
 }
 
 // cleanSchemaError drops the compiler's internal URL from its message.
@@ -191,8 +218,9 @@ func countValues(n *Node, limit int) int {
 // checkSkillSchemas compiles the descriptor's inputs and output schemas and
 // validates each example against them. Members that the descriptor schema
 // already rejected are left alone.
-func checkSkillSchemas(src *Source, root *Node) Violations {
+func checkSkillSchemas(ctx context.Context, src *Source, root *Node) Violations {
 	var vs Violations
+	b := newBudget(ctx)
 	var inputs, output *SkillSchema
 	// An inputs whose type the descriptor schema rejected ("array") is not
 	// compiled: its examples would only repeat that one mistake.
@@ -215,10 +243,10 @@ func checkSkillSchemas(src *Source, root *Node) Violations {
 			continue
 		}
 		if in := ex.Get("inputs"); in != nil && in.Kind == Object && inputs != nil {
-			vs = append(vs, inputs.validateNode(src, root, in, Path{"examples", itoa(i), "inputs"})...)
+			vs = append(vs, inputs.validateNode(b, src, root, in, Path{"examples", itoa(i), "inputs"})...)
 		}
 		if out := ex.Get("output"); out != nil && output != nil {
-			vs = append(vs, output.validateNode(src, root, out, Path{"examples", itoa(i), "output"})...)
+			vs = append(vs, output.validateNode(b, src, root, out, Path{"examples", itoa(i), "output"})...)
 		}
 	}
 	return vs

@@ -97,7 +97,7 @@ func BenchmarkStageValidate(b *testing.B) {
 func BenchmarkStageIndex(b *testing.B) {
 	var rows []*store.Skill
 	for _, s := range benchCorpus(b) {
-		rows = append(rows, parseSource(s.file, s.name).row)
+		rows = append(rows, parseSource(context.Background(), s.file, s.name).row)
 	}
 	db, err := store.Open(context.Background(), filepath.Join(b.TempDir(), "index.sqlite"))
 	if err != nil {
@@ -129,7 +129,7 @@ func BenchmarkStageRender(b *testing.B) {
 	}
 	var skills []*Skill
 	for _, s := range benchCorpus(b) {
-		row := parseSource(s.file, s.name).row
+		row := parseSource(context.Background(), s.file, s.name).row
 		d := new(skillcat.SkillDescriptor)
 		if err := d.UnmarshalJSON(row.Descriptor); err != nil {
 			b.Fatal(err)

@@ -64,7 +64,7 @@ func parseSources(ctx context.Context, fsys fs.FS, files []SourceFile, display f
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				results <- result{i, parseCached(fsys, &files[i], display(files[i].Path), cache)}
+				results <- result{i, parseCached(ctx, fsys, &files[i], display(files[i].Path), cache)}
 			}
 		}()
 	}
@@ -150,7 +150,7 @@ func workerCount(n int) int {
 // parseCached returns the cache's result for an unchanged source (the same
 // identity, or the same bytes), and otherwise parses it, recording a valid
 // result in the cache. A failure to read the cache is p.cacheErr.
-func parseCached(fsys fs.FS, f *SourceFile, name string, cache *store.CacheTx) parsed {
+func parseCached(ctx context.Context, fsys fs.FS, f *SourceFile, name string, cache *store.CacheTx) parsed {
 	var prev store.CachedSource
 	var have bool
 	if cache != nil {
@@ -174,7 +174,7 @@ func parseCached(fsys fs.FS, f *SourceFile, name string, cache *store.CacheTx) p
 		_ = cache.PutSource(&prev)
 		return fromCache(prev, name)
 	}
-	p := parseSource(*f, name)
+	p := parseSource(ctx, *f, name)
 	if cache != nil && p.row != nil {
 		warnings, _ := json.Marshal(p.vs)
 		_ = cache.PutSource(&store.CachedSource{Path: f.Path, Stat: f.stat, Hash: hash,
@@ -195,8 +195,9 @@ func fromCache(c store.CachedSource, name string) parsed {
 	return parsed{row: &row, vs: vs, idLine: c.IDLine, idColumn: c.IDColumn, cached: true}
 }
 
-// parseSource parses one .json or .md source into its index row.
-func parseSource(f SourceFile, name string) parsed {
+// parseSource parses one .json or .md source into its index row. Its
+// schema checks stop once ctx is done.
+func parseSource(ctx context.Context, f SourceFile, name string) parsed {
 	src := &skillcat.Source{Name: name, Data: f.Data}
 	var root *skillcat.Node
 	var vs skillcat.Violations
@@ -211,7 +212,7 @@ func parseSource(f SourceFile, name string) parsed {
 	if vs.HasErrors() {
 		return parsed{vs: vs}
 	}
-	d, dvs := skillcat.DecodeDescriptor(src, root)
+	d, dvs := skillcat.DecodeDescriptorContext(ctx, src, root)
 	vs = append(vs, dvs...)
 	if d == nil {
 		return parsed{vs: vs}

@@ -40,6 +40,9 @@ func runValidate(ctx context.Context, e *env, args []string) int {
 				plural(countSeverity(invalid.Violations, "warning"), "warning"), plural(res.Sources, "source"))
 		}
 		return exitInvalid
+	case errors.Is(err, context.Canceled):
+		fmt.Fprintln(e.stderr, "skillcat: validate interrupted")
+		return exitInternal
 	case err != nil:
 		fmt.Fprintf(e.stderr, "skillcat: validate: %v\n", err)
 		return exitInternal
