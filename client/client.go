@@ -43,6 +43,19 @@
 //     any +json type); an HTML page is rejected.
 //   - A response body is read up to MaxBytes; a longer one is an error.
 //   - Each request, body included, must complete within Timeout.
+//   - A document's checks against its own schemas have a budget of
+//     skillcat.MaxValidationSteps and its numbers are bounded
+//     (skillcat.CheckNumber), so no document can make verification take
+//     exponential time or crash it.
+//
+// Discovery as a whole is bounded too, whatever the catalog holds: it
+// ends within Deadline (DefaultDeadline, 10 minutes), and it stops fetching
+// once MaxFailures descriptors in a row (DefaultMaxFailures, 20) could not
+// be fetched, which a server that trickles its bytes causes within about
+// MaxFailures/Concurrency × Timeout (90 seconds with the defaults). The
+// descriptors not verified then are each a problem wrapping ErrStopped.
+// No panic escapes this package: one while verifying a document is that
+// document's problem.
 package client
 
 import (
@@ -64,6 +77,8 @@ const (
 	DefaultMaxBytes    = 10 << 20 // 10 MiB per document
 	DefaultConcurrency = 8
 	DefaultTimeout     = 30 * time.Second
+	DefaultDeadline    = 10 * time.Minute
+	DefaultMaxFailures = 20
 
 	// MaxRedirects is how many redirects one fetch follows.
 	MaxRedirects = 5
@@ -97,6 +112,15 @@ var (
 	// client's SupportedMajor but is above skillcat.SupportedMajor, the only
 	// major this package can validate.
 	ErrUnknownMajor = errors.New("protocol major unknown to this client")
+
+	// ErrStopped means a descriptor was not verified because discovery
+	// stopped first: its Deadline passed, or MaxFailures descriptors in a
+	// row could not be fetched.
+	ErrStopped = errors.New("discovery stopped")
+
+	// ErrInternal means verifying a document hit a bug of this package (a
+	// panic); the document is reported and the others are still verified.
+	ErrInternal = errors.New("internal error")
 )
 
 // Client discovers and verifies published skill catalogs. The zero value is
@@ -126,6 +150,16 @@ type Client struct {
 
 	// UserAgent is sent with every request; "" means DefaultUserAgent.
 	UserAgent string
+
+	// Deadline bounds a whole Discover, the index and every descriptor;
+	// 0 means DefaultDeadline.
+	Deadline time.Duration
+
+	// MaxFailures stops Discover once that many descriptors in a row could
+	// not be fetched (a network error, a timeout, an HTTP error status, a
+	// response too large or not JSON); 0 means DefaultMaxFailures and a
+	// negative value never stops. Invalid descriptors do not count.
+	MaxFailures int
 }
 
 // UserAgent returns the User-Agent header of skillcat release version:
@@ -187,6 +221,20 @@ func (c *Client) timeout() time.Duration {
 		return DefaultTimeout
 	}
 	return c.Timeout
+}
+
+func (c *Client) deadline() time.Duration {
+	if c.Deadline <= 0 {
+		return DefaultDeadline
+	}
+	return c.Deadline
+}
+
+func (c *Client) maxFailures() int {
+	if c.MaxFailures == 0 {
+		return DefaultMaxFailures
+	}
+	return c.MaxFailures
 }
 
 func (c *Client) userAgent() string {

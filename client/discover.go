@@ -26,6 +26,10 @@ type DiscoverOptions struct {
 	// Type, when set, keeps only the skills of that capability type; the
 	// descriptors of other skills are not fetched.
 	Type skillcat.CapabilityType
+
+	// Progress, when set, is called after each descriptor is done, with
+	// how many are done and how many there are; calls never overlap.
+	Progress func(done, total int)
 }
 
 // Catalog is a discovered catalog: its index and the skills whose
@@ -137,8 +141,15 @@ func (e *DiscoveryError) Unwrap() []error {
 // version matches skillcat.ErrIncompatibleVersion and no descriptor is
 // fetched. Problems with descriptors return the Catalog of the good skills
 // together with a *DiscoveryError listing each bad descriptor once. When
-// ctx ends first, the error is ctx's.
-func (c *Client) Discover(ctx context.Context, baseURL string, opts DiscoverOptions) (*Catalog, error) {
+// ctx ends first, the error is ctx's. Discovery as a whole ends within
+// Deadline, and stops after MaxFailures failed fetches in a row; the
+// descriptors not verified then are problems wrapping ErrStopped.
+func (c *Client) Discover(ctx context.Context, baseURL string, opts DiscoverOptions) (cat *Catalog, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			cat, err = nil, fmt.Errorf("discover %s: %w: %v", baseURL, ErrInternal, r)
+		}
+	}()
 	if opts.Type != "" && !slices.Contains(skillcat.CapabilityTypes, opts.Type) {
 		return nil, fmt.Errorf("unknown capability type %q; want one of plugin, api, knowledge, task", opts.Type)
 	}
@@ -147,11 +158,15 @@ func (c *Client) Discover(ctx context.Context, baseURL string, opts DiscoverOpti
 		return nil, err
 	}
 	hc := c.httpClient()
+	parent := ctx
+	ctx, cancel := context.WithTimeoutCause(ctx, c.deadline(), &detailError{ErrStopped,
+		"not verified: discovery stopped at its deadline of " + c.deadline().String()})
+	defer cancel()
 
 	index, final, err := c.fetchIndex(ctx, hc, u)
 	if err != nil {
-		if ctx.Err() != nil {
-			return nil, fmt.Errorf("discover %s: %w", u.Redacted(), context.Cause(ctx))
+		if parent.Err() != nil {
+			return nil, fmt.Errorf("discover %s: %w", u.Redacted(), context.Cause(parent))
 		}
 		return nil, &DiscoveryError{IndexURL: u.String(), Problems: []Problem{{URL: final.Redacted(), Err: err}}}
 	}
@@ -160,11 +175,11 @@ func (c *Client) Discover(ctx context.Context, baseURL string, opts DiscoverOpti
 	if opts.Type != "" {
 		entries = index.Filter(opts.Type)
 	}
-	skills, problems := c.fetchSkills(ctx, hc, final, entries)
-	if ctx.Err() != nil {
-		return nil, fmt.Errorf("discover %s: %w", u.Redacted(), context.Cause(ctx))
+	skills, problems := c.fetchSkills(ctx, hc, final, entries, opts.Progress)
+	if parent.Err() != nil {
+		return nil, fmt.Errorf("discover %s: %w", u.Redacted(), context.Cause(parent))
 	}
-	cat := &Catalog{IndexURL: final.String(), Index: index, Skills: skills}
+	cat = &Catalog{IndexURL: final.String(), Index: index, Skills: skills}
 	if len(problems) > 0 {
 		return cat, &DiscoveryError{IndexURL: final.String(), Problems: problems}
 	}
@@ -190,26 +205,53 @@ func (c *Client) fetchIndex(ctx context.Context, hc *http.Client, u *url.URL) (*
 
 // fetchSkills fetches and verifies the descriptors of entries, at most
 // Concurrency at a time, and returns the good skills and the problems, both
-// ordered by id.
-func (c *Client) fetchSkills(ctx context.Context, hc *http.Client, base *url.URL, entries []skillcat.IndexEntry) ([]Skill, []Problem) {
+// ordered by id. After MaxFailures failed fetches in a row it fetches no
+// more: the entries left are problems wrapping ErrStopped.
+func (c *Client) fetchSkills(ctx context.Context, hc *http.Client, base *url.URL, entries []skillcat.IndexEntry,
+	progress func(done, total int)) ([]Skill, []Problem) {
 	type result struct {
 		skill Skill
 		url   string
 		err   error
+		done  bool
 	}
+	ctx, stop := context.WithCancelCause(ctx)
+	defer stop(nil)
 	results := make([]result, len(entries))
+	var mu sync.Mutex // guards failures, done and the progress calls
+	failures, done := 0, 0
+	maxFailures := c.maxFailures()
 	jobs := make(chan int)
 	var wg sync.WaitGroup
 	for range min(c.concurrency(), len(entries)) {
 		wg.Go(func() {
 			for i := range jobs {
-				s, u, err := c.fetchSkill(ctx, hc, base, entries[i])
-				results[i] = result{s, u, err}
+				s, u, err := c.verifySkill(ctx, hc, base, entries[i])
+				results[i] = result{s, u, err, true}
+				mu.Lock()
+				if errors.Is(err, errFetch) {
+					failures++
+					if maxFailures > 0 && failures >= maxFailures {
+						stop(&detailError{ErrStopped, fmt.Sprintf("not verified: discovery stopped after %d descriptors in a row could not be fetched", failures)})
+					}
+				} else if err == nil {
+					failures = 0
+				}
+				done++
+				if progress != nil {
+					progress(done, len(entries))
+				}
+				mu.Unlock()
 			}
 		})
 	}
+feed:
 	for i := range entries {
-		jobs <- i
+		select {
+		case jobs <- i:
+		case <-ctx.Done():
+			break feed
+		}
 	}
 	close(jobs)
 	wg.Wait()
@@ -217,6 +259,9 @@ func (c *Client) fetchSkills(ctx context.Context, hc *http.Client, base *url.URL
 	var skills []Skill
 	var problems []Problem
 	for i, r := range results {
+		if !r.done {
+			r.url, r.err = entries[i].DescriptorURL, context.Cause(ctx)
+		}
 		if r.err != nil {
 			problems = append(problems, Problem{ID: entries[i].ID, URL: r.url, Err: r.err})
 			continue
@@ -226,6 +271,27 @@ func (c *Client) fetchSkills(ctx context.Context, hc *http.Client, base *url.URL
 	slices.SortStableFunc(skills, func(a, b Skill) int { return cmp.Compare(a.Entry.ID, b.Entry.ID) })
 	slices.SortStableFunc(problems, func(a, b Problem) int { return cmp.Compare(a.ID, b.ID) })
 	return skills, problems
+}
+
+// errFetch marks an error of fetching a document (as opposed to what the
+// document holds), which counts towards MaxFailures.
+var errFetch = errors.New("fetch failed")
+
+// fetchError is an error of fetching a document.
+type fetchError struct{ err error }
+
+func (e *fetchError) Error() string   { return e.err.Error() }
+func (e *fetchError) Unwrap() []error { return []error{e.err, errFetch} }
+
+// verifySkill is fetchSkill with a panic turned into the entry's problem:
+// whatever a document holds, it must not crash a program that discovers.
+func (c *Client) verifySkill(ctx context.Context, hc *http.Client, base *url.URL, e skillcat.IndexEntry) (s Skill, u string, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			s, u, err = Skill{}, e.DescriptorURL, fmt.Errorf("%w while verifying the descriptor: %v", ErrInternal, r)
+		}
+	}()
+	return c.fetchSkill(ctx, hc, base, e)
 }
 
 // fetchSkill fetches and verifies the descriptor of one entry. It returns
@@ -251,6 +317,9 @@ func (c *Client) fetchSkill(ctx context.Context, hc *http.Client, base *url.URL,
 
 	data, _, err := c.fetch(ctx, hc, u)
 	if err != nil {
+		if ctx.Err() == nil {
+			err = &fetchError{err}
+		}
 		return Skill{}, name, err
 	}
 	if err := checkDigest(e.Digest, data); err != nil {
@@ -259,7 +328,10 @@ func (c *Client) fetchSkill(ctx context.Context, hc *http.Client, base *url.URL,
 	if err := c.checkVersion(data); err != nil {
 		return Skill{}, name, err
 	}
-	d, vs := skillcat.ParseDescriptor(name, data)
+	d, vs := skillcat.ParseDescriptorContext(ctx, name, data)
+	if ctx.Err() != nil {
+		return Skill{}, name, context.Cause(ctx)
+	}
 	if err := vs.Err(); err != nil {
 		return Skill{}, name, err
 	}

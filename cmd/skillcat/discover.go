@@ -6,9 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"slices"
 	"strings"
 	"text/tabwriter"
+	"time"
 	"unicode"
 
 	skillcat "github.com/skillcat/skillcat"
@@ -41,6 +43,8 @@ func runDiscover(ctx context.Context, e *env, args []string) int {
 	format := fs.String("format", "text", "output `format`: text (a table) or json (an array of index entries with absolute descriptor URLs)")
 	timeout := fs.Duration("timeout", client.DefaultTimeout, "time allowed for each request, body included")
 	concurrency := fs.Int("concurrency", client.DefaultConcurrency, "how many descriptors to fetch at once")
+	deadline := fs.Duration("deadline", client.DefaultDeadline, "time allowed for the whole discovery; descriptors not verified by then are reported")
+	maxFailures := fs.Int("max-failures", client.DefaultMaxFailures, "stop after this many descriptors in a row could not be fetched (0: never stop)")
 	fs.Usage = func() {
 		w := fs.Output()
 		fmt.Fprintln(w, "Usage: skillcat discover URL [flags]")
@@ -83,6 +87,10 @@ func runDiscover(ctx context.Context, e *env, args []string) int {
 		return usageErr("--timeout must be positive; got %v", *timeout)
 	case *concurrency < 1:
 		return usageErr("--concurrency must be at least 1; got %d", *concurrency)
+	case *deadline <= 0:
+		return usageErr("--deadline must be positive; got %v", *deadline)
+	case *maxFailures < 0:
+		return usageErr("--max-failures must be 0 or more; got %d", *maxFailures)
 	}
 	if !strings.Contains(pos[0], "://") {
 		return usageErr("%q has no scheme; write the catalog's address in full, such as https://%s/ (http:// only for a local site)", pos[0], strings.TrimSuffix(pos[0], "/"))
@@ -96,8 +104,19 @@ func runDiscover(ctx context.Context, e *env, args []string) int {
 		Timeout:        *timeout,
 		Concurrency:    *concurrency,
 		UserAgent:      client.UserAgent(Version),
+		Deadline:       *deadline,
+		MaxFailures:    *maxFailures,
 	}
-	cat, err := c.Discover(ctx, pos[0], client.DiscoverOptions{Type: skillcat.CapabilityType(*typ)})
+	if *maxFailures == 0 {
+		c.MaxFailures = -1
+	}
+	opts := client.DiscoverOptions{Type: skillcat.CapabilityType(*typ)}
+	p := &progress{w: e.stderr}
+	if isTerminal(e.stderr) {
+		opts.Progress = p.report
+	}
+	cat, err := c.Discover(ctx, pos[0], opts)
+	p.clear()
 	if cat != nil {
 		var werr error
 		if *format == "json" {
@@ -118,10 +137,30 @@ func runDiscover(ctx context.Context, e *env, args []string) int {
 	if err == nil {
 		return exitOK
 	}
-	for _, line := range strings.Split(err.Error(), "\n") {
-		fmt.Fprintf(e.stderr, "skillcat: discover: %s\n", printable(line))
-	}
 	var de *client.DiscoveryError
+	stopped := 0
+	if errors.As(err, &de) {
+		// The descriptors never fetched are counted, not listed.
+		var rest []client.Problem
+		var why error
+		for _, p := range de.Problems {
+			if p.ID != "" && errors.Is(p.Err, client.ErrStopped) {
+				stopped++
+				why = p.Err
+				continue
+			}
+			rest = append(rest, p)
+		}
+		if stopped > 0 {
+			err = &client.DiscoveryError{IndexURL: de.IndexURL, Problems: rest}
+			defer fmt.Fprintf(e.stderr, "skillcat: discover: %s %s\n", plural(stopped, "descriptor"), printable(why.Error()))
+		}
+	}
+	if msg := err.Error(); msg != "" {
+		for _, line := range strings.Split(msg, "\n") {
+			fmt.Fprintf(e.stderr, "skillcat: discover: %s\n", printable(line))
+		}
+	}
 	if cat != nil && errors.As(err, &de) {
 		fmt.Fprintf(e.stderr, "skillcat: discover: %d of %d skills failed verification\n", len(de.Problems), len(de.Problems)+len(cat.Skills))
 	}
@@ -165,4 +204,36 @@ func printable(s string) string {
 		}
 		return r
 	}, s)
+}
+
+// isTerminal reports whether w is a terminal.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// progress shows on a terminal how many descriptors are done, on one line
+// rewritten at most ten times a second.
+type progress struct {
+	w     io.Writer
+	last  time.Time
+	shown bool
+}
+
+func (p *progress) report(done, total int) {
+	if now := time.Now(); done == total || now.Sub(p.last) >= 100*time.Millisecond {
+		p.last = now
+		p.shown = true
+		fmt.Fprintf(p.w, "\r\x1b[Kskillcat: discover: %d of %d descriptors checked", done, total)
+	}
+}
+
+func (p *progress) clear() {
+	if p.shown {
+		fmt.Fprint(p.w, "\r\x1b[K")
+	}
 }
