@@ -114,7 +114,7 @@ func BenchmarkStageIndex(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		row := *rows[i%len(rows)]
 		row.ID = row.ID + "-" + itoa(i)
-		if _, err := l.Add(&row); err != nil {
+		if _, err := l.Add(context.Background(), &row); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -127,14 +127,14 @@ func BenchmarkStageRender(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	var skills []*Skill
+	var skills []*publishedSkill
 	for _, s := range benchCorpus(b) {
 		row := parseSource(context.Background(), s.file, s.name).row
 		d := new(skillcat.SkillDescriptor)
 		if err := d.UnmarshalJSON(row.Descriptor); err != nil {
 			b.Fatal(err)
 		}
-		skills = append(skills, &Skill{Descriptor: d, Published: row.Descriptor, Digest: row.Digest, Summary: row.Summary})
+		skills = append(skills, &publishedSkill{Descriptor: d, Published: row.Descriptor, Digest: row.Digest, Summary: row.Summary})
 	}
 	b.ReportAllocs()
 	b.ResetTimer()

@@ -114,8 +114,9 @@ func (e *InvalidError) Error() string {
 	return fmt.Sprintf("%s: %d problem(s)", ErrInvalidContent, n)
 }
 
-// Unwrap returns ErrInvalidContent.
-func (e *InvalidError) Unwrap() error { return ErrInvalidContent }
+// Unwrap returns ErrInvalidContent and the violations, so that errors.Is
+// finds the one and errors.As with a skillcat.Violations the other.
+func (e *InvalidError) Unwrap() []error { return []error{ErrInvalidContent, e.Violations} }
 
 // Validate reads, parses and indexes the content without writing anything.
 // It returns every violation; the error is an *InvalidError when the
@@ -432,34 +433,21 @@ func load(ctx context.Context, cfg Config, cache *store.CacheTx) (*catalog, *Res
 		res.Published, res.Private = 0, 0
 		return nil, res, err
 	}
-	loader, err := cat.db.NewLoader(ctx)
+	x, err := newIndexer(ctx, cat.db, newRoutes(cfg.BaseURL))
 	if err != nil {
 		return fail(fmt.Errorf("index: %w", ctxErr(ctx, err)))
 	}
-	defer loader.Close()
-	pvs, metas, listed, private, parsedN, err := parseSources(ctx, cfg.Content, files, display, cfg.Workers, loader, cache)
-	if err != nil {
+	defer x.close()
+	if err := parseSources(ctx, cfg.Content, files, display, cfg.Workers, cache, x); err != nil {
 		return fail(fmt.Errorf("parse and index: %w", ctxErr(ctx, err)))
 	}
-	if err := loader.Commit(); err != nil {
-		return fail(fmt.Errorf("index: %w", ctxErr(ctx, err)))
-	}
-	collisions, err := cat.db.PathCollisions(ctx)
+	pvs, err := x.finish()
 	if err != nil {
 		return fail(fmt.Errorf("index: %w", ctxErr(ctx, err)))
-	}
-	for _, c := range collisions {
-		m := metas[c.Source]
-		pvs = append(pvs, skillcat.Violation{
-			File: m.display, Line: m.idLine, Column: m.idColumn, Pointer: "/id", Field: "id",
-			Reason: fmt.Sprintf("id %q cannot be published beside %q (%s): /skills/%s is the descriptor of one and the page folder of the other; rename one of them",
-				c.ID, c.OtherID, metas[c.OtherSource].display, c.ID),
-			Severity: skillcat.SeverityError,
-		})
 	}
 	res.timed("parse and index", &mark)
 	vs = append(vs, pvs...)
-	res.Published, res.Private, res.Parsed = listed, private, parsedN
+	res.Published, res.Private, res.Parsed = x.listed, x.private, x.parsed
 	if cfg.Strict {
 		for i := range vs {
 			vs[i].Severity = skillcat.SeverityError

@@ -134,7 +134,7 @@ func (p *pages) newPage(file, title string, counts map[string]int) *page {
 		pg.Date = p.cfg.Time.UTC().Format("2006-01-02")
 	}
 	for _, t := range skillcat.CapabilityTypes {
-		pg.Counts = append(pg.Counts, typeCount{string(t), counts[string(t)]})
+		pg.Counts = append(pg.Counts, typeCount{Type: string(t), Count: counts[string(t)]})
 		pg.Total += counts[string(t)]
 	}
 	return pg
@@ -145,7 +145,8 @@ func (p *pages) newPage(file, title string, counts map[string]int) *page {
 func items(skills []store.Skill) []listItem {
 	out := make([]listItem, len(skills))
 	for i, s := range skills {
-		out[i] = listItem{s.ID, s.Name, s.Summary, s.CapabilityType, s.Access, s.Version, s.ProviderName, s.Tags}
+		out[i] = listItem{ID: s.ID, Name: s.Name, Summary: s.Summary, Type: s.CapabilityType, Access: s.Access,
+			Version: s.Version, Provider: s.ProviderName, Tags: s.Tags}
 	}
 	sort.SliceStable(out, func(i, j int) bool {
 		a, b := strings.ToLower(out[i].Name), strings.ToLower(out[j].Name)

@@ -2,14 +2,13 @@ package build
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io/fs"
 	"strings"
-	"sync"
 
 	skillcat "github.com/skillcat/skillcat"
 	"github.com/skillcat/skillcat/store"
+	"golang.org/x/sync/errgroup"
 )
 
 // File is one file of the output: its slash-separated path inside the
@@ -113,55 +112,30 @@ func render(ctx context.Context, cfg Config, cat *catalog, o *output, keys build
 // parallel, streaming the descriptors out of the index. A page whose
 // descriptor and site are those of the previous build is not rendered.
 func renderSkills(ctx context.Context, cfg Config, p *pages, cat *catalog, listed []store.Skill, o *output, keys buildKeys) error {
-	workers := workerCount(cfg.Workers)
 	entries := make(map[string]*store.Skill, len(listed))
 	for i := range listed {
 		entries[listed[i].ID] = &listed[i]
 	}
-	type job struct {
-		id         string
-		descriptor []byte
-	}
-	jobs := make(chan job, workers*2)
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	var firstErr error
-	fail := func(err error) {
-		mu.Lock()
-		if firstErr == nil {
-			firstErr = err
-		}
-		mu.Unlock()
-	}
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for j := range jobs {
-				if err := renderSkill(p, entries[j.id], j.descriptor, o, keys); err != nil {
-					fail(fmt.Errorf("render skill %q: %w", j.id, err))
-				}
-			}
-		}()
-	}
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(workerCount(cfg.Workers))
+	// send renders one skill on the next free worker; it waits while all
+	// are busy, so descriptors are read only as fast as they are rendered.
 	send := func(id string, d []byte) error {
-		mu.Lock()
-		failed := firstErr != nil
-		mu.Unlock()
-		if failed {
-			return errStop
+		if err := gctx.Err(); err != nil {
+			return err
 		}
-		select {
-		case jobs <- job{id, d}:
+		g.Go(func() error {
+			if err := renderSkill(p, entries[id], d, o, keys); err != nil {
+				return fmt.Errorf("render skill %q: %w", id, err)
+			}
 			return nil
-		case <-ctx.Done():
-			return ctx.Err()
-		}
+		})
+		return nil
 	}
 	var err error
 	if o.prev == nil {
 		// Cold: stream every descriptor out of the index.
-		err = cat.db.EachDescriptor(ctx, send)
+		err = cat.db.EachDescriptor(gctx, send)
 	} else {
 		// Incremental: fetch only the descriptors whose files are stale.
 		for i := range listed {
@@ -169,7 +143,7 @@ func renderSkills(ctx context.Context, cfg Config, p *pages, cat *catalog, liste
 			if o.fresh(p.routes.descriptor(e.ID), e.Digest) && o.fresh(p.routes.skillPage(e.ID), pageKey(keys, e)) {
 				continue
 			}
-			d, derr := cat.db.Descriptor(ctx, e.ID)
+			d, derr := cat.db.Descriptor(gctx, e.ID)
 			if derr == nil {
 				derr = send(e.ID, d)
 			}
@@ -179,18 +153,15 @@ func renderSkills(ctx context.Context, cfg Config, p *pages, cat *catalog, liste
 			}
 		}
 	}
-	close(jobs)
-	wg.Wait()
-	if firstErr != nil {
-		return firstErr
+	// A worker's error comes first: the reading stopped because of it.
+	if werr := g.Wait(); werr != nil {
+		return werr
 	}
 	if err != nil {
 		return err
 	}
 	return ctx.Err()
 }
-
-var errStop = errors.New("stopped")
 
 // pageKey is what a skill page is made from: the site and the descriptor.
 func pageKey(keys buildKeys, e *store.Skill) string { return keys.site + " " + e.Digest }
@@ -210,7 +181,7 @@ func renderSkill(p *pages, e *store.Skill, published []byte, o *output, keys bui
 	if err := d.UnmarshalJSON(published); err != nil {
 		return fmt.Errorf("decode published descriptor: %w", err)
 	}
-	data, err := p.skillPage(&Skill{Descriptor: d, Published: published, Digest: e.Digest, Summary: e.Summary})
+	data, err := p.skillPage(&publishedSkill{Descriptor: d, Published: published, Digest: e.Digest, Summary: e.Summary})
 	if err != nil {
 		return err
 	}

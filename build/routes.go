@@ -70,6 +70,13 @@ func (routes) skillFolder(id string) string { return "skills/" + id + "/" }
 // skillPage is a skill's HTML page.
 func (r routes) skillPage(id string) string { return r.skillFolder(id) + "index.html" }
 
+// skillFiles are every file published for one skill. The indexer checks
+// that the skills' files can all be laid out (no path both a file and a
+// folder), so a document added for each skill is listed here too.
+func (r routes) skillFiles(id string) []string {
+	return []string{r.descriptor(id), r.skillPage(id)}
+}
+
 // typeIndex is the SkillIndex of one capability type.
 func (routes) typeIndex(t string) string { return "types/" + t + ".json" }
 

@@ -102,3 +102,24 @@ func TestRoutesLinksResolve(t *testing.T) {
 		t.Errorf("followed only %d links; the pattern misses the pages' links", checked)
 	}
 }
+
+// TestLayoutViolations checks the writer's rule that no path is both a file
+// and a folder: the skill needing another's file as a folder is reported,
+// whichever came first, and private skills, never published, take no part.
+func TestLayoutViolations(t *testing.T) {
+	x := &indexer{routes: newRoutes(""), sources: map[string]indexedSource{
+		"a.json": {display: "content/a.json", id: "x.json", idLine: 2, idColumn: 9, listed: true},
+		"b.json": {display: "content/b.json", id: "x", idLine: 3, idColumn: 9, listed: true},
+		"c.json": {display: "content/c.json", id: "y.json", listed: true},
+		"d.json": {display: "content/d.json", id: "y", listed: false},
+	}}
+	vs := x.layoutViolations()
+	if len(vs) != 1 {
+		t.Fatalf("got %d violations, want 1: %v", len(vs), vs)
+	}
+	v := vs[0]
+	want := `id "x.json" cannot be published beside "x" (content/b.json): /skills/x.json would be a file of one and a folder of the other; rename one of them`
+	if v.File != "content/a.json" || v.Line != 2 || v.Column != 9 || v.Field != "id" || v.Reason != want {
+		t.Errorf("got %s:%d:%d %s: %s\nwant content/a.json:2:9 id: %s", v.File, v.Line, v.Column, v.Field, v.Reason, want)
+	}
+}

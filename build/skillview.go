@@ -85,7 +85,7 @@ const (
 	exampleCompleted = "2026-01-01T12:00:01.480Z"
 )
 
-func (p *pages) skillPage(s *Skill) ([]byte, error) {
+func (p *pages) skillPage(s *publishedSkill) ([]byte, error) {
 	d := s.Descriptor
 	desc, err := renderMarkdown(d.Description)
 	if err != nil {

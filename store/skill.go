@@ -79,7 +79,7 @@ func (db *DB) Load(ctx context.Context, skills []Skill) ([]*DuplicateError, erro
 	defer l.Close()
 	var dups []*DuplicateError
 	for i := range skills {
-		dup, err := l.Add(&skills[i])
+		dup, err := l.Add(ctx, &skills[i])
 		if err != nil {
 			return nil, err
 		}
@@ -97,7 +97,6 @@ func (db *DB) Load(ctx context.Context, skills []Skill) ([]*DuplicateError, erro
 // load each skill as soon as it is parsed instead of holding them all.
 // Nothing is visible to queries until Commit.
 type Loader struct {
-	ctx         context.Context
 	tx          *sql.Tx
 	insertSkill *sql.Stmt
 	insertTag   *sql.Stmt
@@ -110,7 +109,7 @@ func (db *DB) NewLoader(ctx context.Context) (*Loader, error) {
 	if err != nil {
 		return nil, fmt.Errorf("load skills: %w", err)
 	}
-	l := &Loader{ctx: ctx, tx: tx}
+	l := &Loader{tx: tx}
 	if l.insertSkill, err = tx.PrepareContext(ctx, insertSkillSQL); err != nil {
 		tx.Rollback()
 		return nil, fmt.Errorf("load skills: %w", err)
@@ -126,14 +125,14 @@ func (db *DB) NewLoader(ctx context.Context) (*Loader, error) {
 // Add inserts one skill. When its id is already indexed, the UNIQUE
 // constraint rejects it and Add returns a *DuplicateError naming the source
 // that holds the id; the load goes on. The error is for real failures.
-func (l *Loader) Add(s *Skill) (*DuplicateError, error) {
-	_, err := l.insertSkill.ExecContext(l.ctx,
+func (l *Loader) Add(ctx context.Context, s *Skill) (*DuplicateError, error) {
+	_, err := l.insertSkill.ExecContext(ctx,
 		s.ID, s.Name, s.Version, s.CapabilityType, s.Access,
 		s.Summary, s.ProviderName, s.Source, s.Descriptor, s.Digest)
 	if isUniqueViolation(err) {
 		// The failed INSERT wrote nothing and the transaction goes on.
 		var other string
-		if err := l.tx.QueryRowContext(l.ctx, holderSQL, s.ID).Scan(&other); err != nil {
+		if err := l.tx.QueryRowContext(ctx, holderSQL, s.ID).Scan(&other); err != nil {
 			return nil, fmt.Errorf("load skill %q: find holder of id: %w", s.ID, err)
 		}
 		return &DuplicateError{ID: s.ID, Source: s.Source, Other: other}, nil
@@ -142,7 +141,7 @@ func (l *Loader) Add(s *Skill) (*DuplicateError, error) {
 		return nil, fmt.Errorf("load skill %q from %s: %w", s.ID, s.Source, err)
 	}
 	for pos, tag := range s.Tags {
-		if _, err := l.insertTag.ExecContext(l.ctx, s.ID, tag, pos); err != nil {
+		if _, err := l.insertTag.ExecContext(ctx, s.ID, tag, pos); err != nil {
 			return nil, fmt.Errorf("load skill %q from %s: tag %q: %w", s.ID, s.Source, tag, err)
 		}
 	}
@@ -184,34 +183,6 @@ func ListedKey(skills []Skill) string {
 		h.Write([]byte{1})
 	}
 	return hex.EncodeToString(h.Sum(nil))
-}
-
-// PathCollision is a pair of listed skills whose published files would
-// share a path: the descriptor /skills/ID.json of one is the page folder
-// /skills/ID.json/ of the other, whose id is "ID.json".
-type PathCollision struct {
-	ID, Source           string // the skill whose id ends in ".json"
-	OtherID, OtherSource string
-}
-
-// PathCollisions returns every PathCollision among the listed skills, by id.
-func (db *DB) PathCollisions(ctx context.Context) ([]PathCollision, error) {
-	rows, err := db.db.QueryContext(ctx, `SELECT b.id, b.source, a.id, a.source FROM skills AS a
-	JOIN skills AS b ON b.id = a.id || '.json'
-	WHERE a.access <> 'private' AND b.access <> 'private' ORDER BY b.id`)
-	if err != nil {
-		return nil, fmt.Errorf("find path collisions: %w", err)
-	}
-	var out []PathCollision
-	for rows.Next() {
-		var c PathCollision
-		if err := rows.Scan(&c.ID, &c.Source, &c.OtherID, &c.OtherSource); err != nil {
-			rows.Close()
-			return nil, fmt.Errorf("find path collisions: %w", err)
-		}
-		out = append(out, c)
-	}
-	return out, closeRows(rows)
 }
 
 // Descriptor returns the published descriptor bytes of a listed skill.

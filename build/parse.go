@@ -9,17 +9,18 @@ import (
 	"io/fs"
 	"runtime"
 	"strings"
-	"sync"
 
 	skillcat "github.com/skillcat/skillcat"
 	"github.com/skillcat/skillcat/store"
+	"golang.org/x/sync/errgroup"
 )
 
-// Skill is one valid skill as the render phase sees it: the descriptor,
-// the bytes it is published as, and what the index says of it.
-type Skill struct {
+// publishedSkill is one listed skill as the skill page is made from it:
+// the descriptor, the bytes it is published as, and what the index says
+// of it.
+type publishedSkill struct {
 	Descriptor *skillcat.SkillDescriptor
-	Published  []byte // the descriptor as written to /skills/<id>.json
+	Published  []byte // the descriptor as written to routes.descriptor
 	Digest     string // "sha256:<hex>" of Published
 	Summary    string
 }
@@ -35,107 +36,63 @@ type parsed struct {
 	cacheErr error // the cache could not be read
 }
 
-// sourceMeta is what the build keeps in memory of each valid source once
-// its row is in the index.
-type sourceMeta struct {
-	display          string
-	idLine, idColumn int
-}
-
 // parseSources parses and validates every source in parallel, reusing the
 // cache's result for a source whose identity or bytes are unchanged,
-// and loads each valid one into the index as soon as its turn comes, in
-// source order (so which of two sources claiming one id is the duplicate
-// never depends on timing). It returns every violation, the index's
-// duplicates as violations, and how many valid sources were private and
-// listed.
+// and hands each result to x in source order as soon as its turn comes (so
+// which of two sources claiming one id is the duplicate never depends on
+// timing).
 func parseSources(ctx context.Context, fsys fs.FS, files []SourceFile, display func(string) string,
-	workers int, loader *store.Loader, cache *store.CacheTx) (vs skillcat.Violations, metas map[string]sourceMeta, listed, private, parsedN int, err error) {
-	workers = workerCount(workers)
+	workers int, cache *store.CacheTx, x *indexer) error {
+	return orderedMap(ctx, len(files), workerCount(workers),
+		func(i int) parsed { return parseCached(ctx, fsys, &files[i], display(files[i].Path), cache) },
+		func(i int, p parsed) error { return x.add(ctx, files[i].Path, display(files[i].Path), p) })
+}
+
+// orderedMap calls work(i) for every i below n, on up to workers goroutines
+// at once, and emit(i, result) on the calling goroutine in the order of i,
+// each as soon as every result before it is in. It stops at emit's first
+// error, or when ctx is done, and returns that error.
+func orderedMap[T any](ctx context.Context, n, workers int, work func(int) T, emit func(int, T) error) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
 	type result struct {
 		i int
-		p parsed
+		v T
 	}
-	next := make(chan int)
-	results := make(chan result, workers*2)
-	var wg sync.WaitGroup
-	for w := 0; w < min(workers, len(files)); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				results <- result{i, parseCached(ctx, fsys, &files[i], display(files[i].Path), cache)}
-			}
-		}()
-	}
+	results := make(chan result, workers)
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(workers)
 	go func() {
-		defer close(next)
-		for i := range files {
-			select {
-			case next <- i:
-			case <-ctx.Done():
-				return
-			}
+		for i := 0; i < n && gctx.Err() == nil; i++ {
+			g.Go(func() error {
+				results <- result{i, work(i)}
+				return nil
+			})
 		}
-	}()
-	go func() {
-		wg.Wait()
+		g.Wait()
 		close(results)
 	}()
-
-	// Load in source order: hold results that arrive early.
-	pending := map[int]parsed{}
-	metas = map[string]sourceMeta{}
-	want := 0
+	// Hold the results that arrive early; drain everything, even after an
+	// error, so that no worker is left blocked.
+	pending := map[int]T{}
+	next := 0
+	var err error
 	for r := range results {
-		pending[r.i] = r.p
-		for {
-			p, ok := pending[want]
-			if !ok {
-				break
+		pending[r.i] = r.v
+		for v, ok := pending[next]; ok; v, ok = pending[next] {
+			delete(pending, next)
+			if err == nil {
+				if err = emit(next, v); err != nil {
+					cancel()
+				}
 			}
-			delete(pending, want)
-			f := files[want]
-			want++
-			if err == nil && p.cacheErr != nil {
-				err = p.cacheErr
-			}
-			if err != nil {
-				continue // drain
-			}
-			vs = append(vs, p.vs...)
-			if !p.cached {
-				parsedN++
-			}
-			if p.row == nil {
-				continue
-			}
-			dup, lerr := loader.Add(p.row)
-			if lerr != nil {
-				err = lerr
-				continue
-			}
-			meta := sourceMeta{display: display(f.Path), idLine: p.idLine, idColumn: p.idColumn}
-			if dup != nil {
-				vs = append(vs, skillcat.Violation{
-					File: meta.display, Line: meta.idLine, Column: meta.idColumn, Pointer: "/id", Field: "id",
-					Reason:   fmt.Sprintf("id %q is already used by %s; ids must be unique", dup.ID, metas[dup.Other].display),
-					Severity: skillcat.SeverityError,
-				})
-				continue
-			}
-			metas[f.Path] = meta
-			if p.row.Access == string(skillcat.Private) {
-				private++
-			} else {
-				listed++
-			}
+			next++
 		}
 	}
 	if err == nil {
 		err = ctx.Err()
 	}
-	return vs, metas, listed, private, parsedN, err
+	return err
 }
 
 // workerCount is the number of parallel workers for Config.Workers n: n,
