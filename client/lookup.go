@@ -1,0 +1,57 @@
+package client
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+
+	skillcat "github.com/skillcat/skillcat"
+)
+
+// ErrNotListed means a catalog's index does not list the skill asked for.
+var ErrNotListed = errors.New("skill not listed")
+
+// DiscoverSkill fetches the index of the catalog at baseURL, as Discover
+// does, and verifies only the descriptor of the skill id. It returns the
+// skill, or a *DiscoveryError with the one problem found: with the index,
+// an id the index does not list (ErrNotListed), or with the descriptor
+// (the errors of Discover). opts applies as it does to Discover; its Type,
+// when set, must be the skill's type.
+func (c *Client) DiscoverSkill(ctx context.Context, baseURL, id string, opts DiscoverOptions) (*Skill, error) {
+	u, err := IndexURL(baseURL)
+	if err != nil {
+		return nil, err
+	}
+	hc := c.httpClient()
+	index, final, err := c.fetchIndex(ctx, hc, u)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, fmt.Errorf("discover %s: %w", u.Redacted(), context.Cause(ctx))
+		}
+		return nil, &DiscoveryError{IndexURL: u.String(), Problems: []Problem{{URL: final.Redacted(), Err: err}}}
+	}
+	var entry *skillcat.IndexEntry
+	for i := range index.Skills {
+		if e := &index.Skills[i]; e.ID == id && (opts.Type == "" || e.CapabilityType == opts.Type) {
+			entry = e
+			break
+		}
+	}
+	if entry == nil {
+		msg := "the index lists no skill " + strconv.Quote(id)
+		if opts.Type != "" {
+			msg += " of type " + string(opts.Type)
+		}
+		msg += " (" + strconv.Itoa(len(index.Skills)) + " listed; run discover to see them)"
+		return nil, &DiscoveryError{IndexURL: final.String(), Problems: []Problem{{ID: id, URL: final.Redacted(), Err: &detailError{ErrNotListed, msg}}}}
+	}
+	s, name, err := c.fetchSkill(ctx, hc, final, *entry)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, fmt.Errorf("discover %s: %w", u.Redacted(), context.Cause(ctx))
+		}
+		return nil, &DiscoveryError{IndexURL: final.String(), Problems: []Problem{{ID: id, URL: name, Err: err}}}
+	}
+	return &s, nil
+}
