@@ -406,12 +406,7 @@ func (c *catalog) close() {
 func load(ctx context.Context, cfg Config, cache *store.CacheTx) (*catalog, *Result, error) {
 	res := &Result{}
 	mark := time.Now()
-	display := func(p string) string {
-		if cfg.ContentDir == "" {
-			return p
-		}
-		return filepath.ToSlash(path.Join(filepath.ToSlash(cfg.ContentDir), p))
-	}
+	display := sourceName(cfg)
 	skip, _ := outputWithin(cfg)
 	files, vs := readSources(cfg.Content, display, skip)
 	res.Sources = len(files) + len(vs)

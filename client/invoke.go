@@ -556,11 +556,20 @@ func retryAfter(h string, now time.Time) time.Duration {
 	return -1
 }
 
-// show returns u as messages show it: without a password, and without an
-// api_key query credential.
+// show returns u as messages show it: without a password, an api_key
+// query credential, or the query parameters that carry a GET or DELETE
+// request (the request is known; the URL stays readable).
 func (inv *invocation) show(u *url.URL) string {
 	v := *u
 	v.RawQuery = stripParam(v.RawQuery, inv.d.Auth)
+	if v.RawQuery != "" && !skillcat.HasBody(inv.method) {
+		if q, err := url.ParseQuery(v.RawQuery); err == nil && q.Has("skill_id") {
+			for _, name := range skillcat.QueryMembers {
+				q.Del(name)
+			}
+			v.RawQuery = q.Encode()
+		}
+	}
 	return v.Redacted()
 }
 

@@ -20,6 +20,7 @@ import (
 
 	skillcat "github.com/skillcat/skillcat"
 	"github.com/skillcat/skillcat/build"
+	"github.com/skillcat/skillcat/mock"
 )
 
 // keepAlive is how often an idle event stream gets a comment, so proxies
@@ -31,6 +32,10 @@ const keepAlive = 15 * time.Second
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.URL.Path == EventsPath {
 		s.events(w, r)
+		return
+	}
+	if s.mock != nil && strings.HasPrefix(r.URL.Path, mock.MountPath+"/") {
+		s.serveMock(w, r)
 		return
 	}
 	switch r.Method {
@@ -140,6 +145,9 @@ func (s *Server) serveFile(w http.ResponseWriter, r *http.Request, st state, nam
 	}
 	switch ext := path.Ext(name); ext {
 	case ".json":
+		if s.mock != nil {
+			data = mockJSON(fsys, name, data, r)
+		}
 		h.Set("Content-Type", "application/json; charset=utf-8")
 		h.Set("Access-Control-Allow-Origin", "*")
 	default:

@@ -82,6 +82,9 @@ type Config struct {
 	// OnBuild, when set, is called after every build with its outcome,
 	// from one goroutine at a time.
 	OnBuild func(Report)
+	// Mock serves a mock endpoint of every listed skill under
+	// mock.MountPath and points the served descriptors at it (see mock.go).
+	Mock bool
 }
 
 // Report is the outcome of one build.
@@ -112,6 +115,8 @@ type Server struct {
 	subs  map[chan string]struct{}
 	done  chan struct{} // closed when the server stops
 	close sync.Once
+
+	mock http.Handler // the mock endpoint, with Config.Mock
 }
 
 // New makes the server's temporary directory. Call Run to build, watch and
@@ -127,10 +132,14 @@ func New(cfg Config) (*Server, error) {
 	}
 	var id [4]byte
 	rand.Read(id[:])
-	return &Server{
+	s := &Server{
 		cfg: cfg, root: root, instance: hex.EncodeToString(id[:]),
 		subs: map[chan string]struct{}{}, done: make(chan struct{}),
-	}, nil
+	}
+	if cfg.Mock {
+		s.mock = s.newMock()
+	}
+	return s, nil
 }
 
 // Dir returns the server's private temporary directory, which Run and

@@ -30,11 +30,12 @@ var (
 // build and, in the browser, as an error page in place of every HTML page;
 // the JSON documents stay those of the last good build.
 func runServe(ctx context.Context, e *env, args []string) int {
-	fs := newFlags(e, "serve", "[--content DIR] [--addr HOST:PORT] [--templates DIR] [--strict]")
+	fs := newFlags(e, "serve", "[--content DIR] [--addr HOST:PORT] [--templates DIR] [--strict] [--mock]")
 	content := fs.String("content", "content", "the content `directory` of skill sources, watched for changes")
 	addr := fs.String("addr", "127.0.0.1:1313", "the `address` to listen on; port 0 picks a free port")
 	templates := fs.String("templates", "", "a `directory` of templates and assets overriding the built-in ones, watched for changes")
 	strict := fs.Bool("strict", false, "treat warnings as errors")
+	mockEndpoints := fs.Bool("mock", false, "also answer invocations of every listed skill from its examples under /_mock/, and point the served descriptors there")
 	if code := parseFlags(e, fs, args); code >= 0 {
 		return code
 	}
@@ -47,6 +48,7 @@ func runServe(ctx context.Context, e *env, args []string) int {
 		Watch:    []string{*content},
 		Interval: servePoll,
 		TempDir:  serveTempDir,
+		Mock:     *mockEndpoints,
 	}
 	first := true
 	cfg.OnBuild = func(r preview.Report) {
@@ -84,6 +86,9 @@ func runServe(ctx context.Context, e *env, args []string) int {
 		published = rep.Result.Published
 	}
 	fmt.Fprintf(e.stdout, "Serving %s at %s — Ctrl-C to stop\n", plural(published, "skill"), siteURL(ln.Addr()))
+	if *mockEndpoints {
+		fmt.Fprintf(e.stdout, "Mock endpoints at %s_mock/skills/<id>, answering from each skill's examples; the descriptors served here point there\n", siteURL(ln.Addr()))
+	}
 	if err := srv.Run(ctx, ln); err != nil {
 		fmt.Fprintln(e.stderr, "skillcat serve:", err)
 		return exitInternal

@@ -1,0 +1,154 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/textproto"
+	"strings"
+
+	skillcat "github.com/skillcat/skillcat"
+	"github.com/skillcat/skillcat/client"
+)
+
+// What show, invoke and test-endpoints share: positional arguments among
+// flags, the credential from the environment, the skill from a catalog, and
+// which exit code a failure earns.
+
+// exitNetwork is the exit code of a failure to reach a server.
+const exitNetwork = exitInternal
+
+// DefaultCredentialEnv is the environment variable invoke and
+// test-endpoints read the credential from unless --auth-env names another.
+const DefaultCredentialEnv = "SKILLCAT_CREDENTIAL"
+
+// parseArgs parses flags that may come before, between or after the
+// positional arguments, and returns the positional ones, or the exit code
+// to stop with (-1 to go on).
+func parseArgs(e *env, fs *flag.FlagSet, args []string) ([]string, int) {
+	var pos []string
+	for {
+		if code := parseFlags(e, fs, args); code >= 0 {
+			return nil, code
+		}
+		if fs.NArg() == 0 {
+			return pos, -1
+		}
+		pos = append(pos, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+}
+
+// credential reads the credential for auth from the environment variable
+// name: the key of an api_key, the access token of an oauth2, or the
+// header lines ("Name: value", one a line) a custom auth's instructions ask
+// for. An auth of type none takes nothing. An unset variable gives an
+// empty Credential; Invoke then says which one the skill needs.
+func credential(e *env, auth skillcat.Auth, name string) (client.Credential, error) {
+	v := e.getenv(name)
+	if v == "" || auth.Type == skillcat.AuthNone {
+		return client.Credential{}, nil
+	}
+	if auth.Type != skillcat.AuthCustom {
+		return client.Credential{Secret: strings.TrimSpace(v)}, nil
+	}
+	h := http.Header{}
+	for i, line := range strings.Split(strings.TrimSpace(v), "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" {
+			continue
+		}
+		k, val, ok := strings.Cut(line, ":")
+		k = strings.TrimSpace(k)
+		if !ok || k == "" || strings.ContainsAny(k, " \t") {
+			return client.Credential{}, fmt.Errorf("$%s line %d: want a header line \"Name: value\" for the custom auth (the value is not shown)", name, i+1)
+		}
+		h.Add(textproto.CanonicalMIMEHeaderKey(k), strings.TrimSpace(val))
+	}
+	return client.Credential{Header: h}, nil
+}
+
+// minRedacted is the shortest credential value replaced in what is
+// printed; replacing every "k" of a one-letter test key would garble the
+// output and hide nothing.
+const minRedacted = 4
+
+// secrets lists the values of a credential, so that nothing printed holds
+// one.
+func secrets(c client.Credential) []string {
+	var s []string
+	if len(c.Secret) >= minRedacted {
+		s = append(s, c.Secret)
+	}
+	for _, vals := range c.Header {
+		for _, v := range vals {
+			if len(v) >= minRedacted {
+				s = append(s, v)
+			}
+		}
+	}
+	return s
+}
+
+// redactor writes to w with every secret replaced by "[redacted]".
+type redactor struct {
+	w       io.Writer
+	secrets []string
+}
+
+func (r *redactor) Write(p []byte) (int, error) {
+	s := string(p)
+	for _, sec := range r.secrets {
+		s = strings.ReplaceAll(s, sec, "[redacted]")
+	}
+	if _, err := io.WriteString(r.w, s); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+// findSkill discovers the skill id of the catalog at baseURL, its digest
+// (and signature, once a key can be pinned) verified. On failure it prints
+// the problem and returns the exit code: 2 for an id the catalog does not
+// list, 3 when the catalog could not be reached, 1 otherwise.
+func findSkill(ctx context.Context, e *env, cmd string, c *client.Client, baseURL, id string) (*client.Skill, int) {
+	s, err := c.DiscoverSkill(ctx, baseURL, id, client.DiscoverOptions{})
+	if err == nil {
+		for _, v := range s.Warnings {
+			fmt.Fprintf(e.stderr, "skillcat: %s: %s: %s\n", cmd, id, printable(v.Error()))
+		}
+		return s, -1
+	}
+	for _, line := range strings.Split(err.Error(), "\n") {
+		fmt.Fprintf(e.stderr, "skillcat: %s: %s\n", cmd, printable(line))
+	}
+	switch {
+	case errors.Is(err, client.ErrNotListed):
+		return nil, exitUsage
+	case isNetwork(err):
+		return nil, exitNetwork
+	}
+	return nil, exitInvalid
+}
+
+// isNetwork reports whether err is a failure to reach a server or to hear
+// from it in time, rather than something wrong with what it said.
+func isNetwork(err error) bool {
+	var ne net.Error
+	var oe *net.OpError
+	return errors.As(err, &ne) || errors.As(err, &oe) || errors.Is(err, context.DeadlineExceeded) ||
+		errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, client.ErrStillRunning)
+}
+
+// catalogArg checks a catalog URL argument as discover does.
+func catalogArg(raw string) error {
+	if !strings.Contains(raw, "://") {
+		return fmt.Errorf("%q has no scheme; write the catalog's address in full, such as https://%s/ (http:// only for a local site)", raw, strings.TrimSuffix(raw, "/"))
+	}
+	_, err := client.IndexURL(raw)
+	return err
+}
