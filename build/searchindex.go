@@ -44,9 +44,9 @@ import (
 // own until what remains fits, so an edit changes the shards of the
 // prefixes it touches and no others.
 const (
-	searchDocsPerFile  = 32
-	searchShardBudget  = 48 << 10
-	searchTokenRunes   = 32
+	searchDocsPerFile = 32
+	searchShardBudget = 48 << 10
+	searchTokenRunes  = 32
 )
 
 // Field classes of a posting, the best field a token was found in: a match
