@@ -198,32 +198,23 @@ func (p *pages) sitePages(docs []listItem, counts map[string]int) ([]File, error
 	return files, nil
 }
 
-// typeNote says in a sentence what skills of a capability type are.
-func typeNote(t string) string {
-	switch t {
-	case "api":
-		return "Remote APIs: send inputs to the endpoint and get a result back."
-	case "plugin":
-		return "Plugins: capabilities an agent or application adds to what it can do."
-	case "knowledge":
-		return "Knowledge: skills that answer from a body of documents, guides or reference data."
-	case "task":
-		return "Tasks: work carried out on the caller's behalf, often taking a while."
-	}
-	return ""
+// typeWords are the words the pages use for each capability type: a
+// heading word and a sentence saying what its skills are. A test keeps
+// them in step with skillcat.CapabilityTypes.
+var typeWords = map[skillcat.CapabilityType]struct{ title, note string }{
+	skillcat.API:       {"API", "Remote APIs: send inputs to the endpoint and get a result back."},
+	skillcat.Plugin:    {"Plugin", "Plugins: capabilities an agent or application adds to what it can do."},
+	skillcat.Knowledge: {"Knowledge", "Knowledge: skills that answer from a body of documents, guides or reference data."},
+	skillcat.Task:      {"Task", "Tasks: work carried out on the caller's behalf, often taking a while."},
 }
+
+// typeNote says in a sentence what skills of a capability type are.
+func typeNote(t string) string { return typeWords[skillcat.CapabilityType(t)].note }
 
 // typeTitle is a capability type as a heading word.
 func typeTitle(t string) string {
-	switch t {
-	case "api":
-		return "API"
-	case "plugin":
-		return "Plugin"
-	case "knowledge":
-		return "Knowledge"
-	case "task":
-		return "Task"
+	if w, ok := typeWords[skillcat.CapabilityType(t)]; ok {
+		return w.title
 	}
 	return t
 }

@@ -11,13 +11,21 @@ import (
 	"slices"
 	"strings"
 
+	skillcat "github.com/skillcat/skillcat"
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
 )
 
-// capabilityTypes are the values of Skill.CapabilityType, in the order the
-// CHECK constraint in migrations/0001_init.sql lists them.
-var capabilityTypes = []string{"plugin", "api", "knowledge", "task"}
+// capabilityTypes are the values of Skill.CapabilityType: those of the
+// root package, which the CHECK constraint in migrations/0001_init.sql
+// spells out in SQL (a test keeps the two in step).
+var capabilityTypes = func() []string {
+	out := make([]string, len(skillcat.CapabilityTypes))
+	for i, t := range skillcat.CapabilityTypes {
+		out[i] = string(t)
+	}
+	return out
+}()
 
 // Skill is one row of the index: what the build knows of one valid source.
 type Skill struct {
