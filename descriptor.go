@@ -210,7 +210,8 @@ func trimSpace(b []byte) []byte {
 // JSON, or built from YAML front matter with positions of its own) and
 // decodes it. It reports every violation: the protocol version rule first (an
 // incompatible major is the only violation reported), then structure, then
-// the inputs and output schemas and the examples, then typo warnings.
+// the inputs and output schemas and the examples, then the linter's
+// warnings (lint.go).
 func DecodeDescriptor(src *Source, root *Node) (*SkillDescriptor, Violations) {
 	return DecodeDescriptorContext(context.Background(), src, root)
 }
@@ -230,7 +231,7 @@ func DecodeDescriptorContext(ctx context.Context, src *Source, root *Node) (*Ski
 	vs = append(vs, duplicateMembers(src, root, root, nil)...)
 	vs = append(vs, validateSchema(descriptorSchema(), src, root)...)
 	vs = append(vs, checkSkillSchemas(ctx, src, root)...)
-	vs = append(vs, typoWarnings(src, root, descriptorMembers)...)
+	vs = append(vs, lintDescriptor(src, root)...)
 	vs.Sort()
 	if vs.HasErrors() {
 		return nil, vs

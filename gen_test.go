@@ -207,15 +207,13 @@ func drawValue(t *rapid.T, depth int) any {
 	}
 }
 
-// futureMembers are names a newer 1.x minor might add. None is within edit
-// distance 2 of a known member of any object, so none draws a typo warning.
-var futureMembers = []string{"deprecated", "sunset_at", "rate_limit", "pricing", "locales", "homepage", "capabilities_v2", "extensions"}
-
 // unknownName draws the name of a member the protocol does not define: a
-// private x- extension (of any characters) or a future minor's member.
+// private x- extension, of any characters. (A member a newer 1.x minor
+// might add, such as "sunset_at", draws a warning from a 1.0 linter unless
+// the document declares that minor; the corpus and TestDescriptorRules
+// cover those.)
 func unknownName() *rapid.Generator[string] {
 	return rapid.OneOf(
-		rapid.SampledFrom(futureMembers),
 		rapid.Map(rapid.StringOfN(textRune(), 0, 12, -1), func(s string) string { return "x-" + s }),
 		rapid.SampledFrom([]string{"x-foo", "x-internal", "x-ünïcødé", "x-名前", "x-😀", "x-a/b~c", "x-<script>"}),
 	)

@@ -210,6 +210,54 @@ func enumReason(listed []string, got string) string {
 	return "must be one of " + strings.Join(q, ", ") + "; got " + got
 }
 
+// enumSuggestion is the hint an enum error ends with: the listed value that
+// s equals but for case or surrounding space, else the first nearest one
+// within edit distance 2 of its lower case (1 for up to three characters).
+func enumSuggestion(listed []string, s string) string {
+	for _, l := range listed {
+		if strings.EqualFold(l, strings.TrimSpace(s)) {
+			return "; did you mean " + quoteJSON(l) + "?"
+		}
+	}
+	limit := 2
+	if len([]rune(s)) <= 3 {
+		limit = 1
+	}
+	best, bestD := "", limit+1
+	for _, l := range listed {
+		if d := levenshtein(strings.ToLower(s), strings.ToLower(l)); d < bestD {
+			best, bestD = l, d
+		}
+	}
+	if best == "" {
+		return ""
+	}
+	return "; did you mean " + quoteJSON(best) + "?"
+}
+
+// levenshtein is the edit distance of a and b in code points.
+func levenshtein(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	d := make([][]int, len(ra)+1)
+	for i := range d {
+		d[i] = make([]int, len(rb)+1)
+		d[i][0] = i
+	}
+	for j := range d[0] {
+		d[0][j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+		}
+	}
+	return d[len(ra)][len(rb)]
+}
+
 func TestProperty02Enumerations(t *testing.T) {
 	property(t, 2, "enumerations accept exactly their listed values", func(t *rapid.T) {
 		g := drawDescriptorDoc(t)
@@ -254,7 +302,11 @@ func TestProperty02Enumerations(t *testing.T) {
 		if d != nil {
 			t.Fatalf("%s %s: got a descriptor, want an error", fieldOf(m.path...), c.shown)
 		}
-		onlyViolation(t, vs, pointerOf(m.path...), fieldOf(m.path...), enumReason(m.listed, c.shown), data)
+		want := enumReason(m.listed, c.shown)
+		if isString {
+			want += enumSuggestion(m.listed, s)
+		}
+		onlyViolation(t, vs, pointerOf(m.path...), fieldOf(m.path...), want, data)
 	})
 }
 
@@ -367,7 +419,7 @@ func drawMutation(t *rapid.T, doc map[string]any) mutation {
 		return mutation{[]string{"tags"}, []any{"ok", tag}, ""} // checked by field below
 	case 10: // method not listed
 		m := rapid.SampledFrom([]string{"post", "Get", "HEAD", "OPTIONS", "FETCH", ""}).Draw(t, "method")
-		return mutation{[]string{"endpoint", "method"}, m, enumReason(methods, quoteJSON(m))}
+		return mutation{[]string{"endpoint", "method"}, m, enumReason(methods, quoteJSON(m)) + enumSuggestion(methods, m)}
 	case 11: // inputs not of type object
 		typ := rapid.SampledFrom([]string{"array", "string", "Object", "objects"}).Draw(t, "inputs-type")
 		inputs := map[string]any{"type": typ}
@@ -811,7 +863,7 @@ func breakDescriptor(t *rapid.T, g descriptorDoc) []byte {
 			doc["access"] = "restricted"
 			doc["auth"] = map[string]any{"type": "none"}
 		default:
-			doc["capabilty_type"] = "api"
+			doc["tags"] = []any{"Not A Tag"}
 		}
 	}
 	data := drawBytes(t, doc)

@@ -216,16 +216,16 @@ func (tr *translator) reason(e *jsonschema.ValidationError) string {
 		for i, w := range k.Want {
 			want[i] = article(w)
 		}
-		return "must be " + strings.Join(want, " or ") + "; got " + kindPhrase(tr.nodeAt(e))
+		return "must be " + strings.Join(want, " or ") + "; got " + kindPhrase(tr.nodeAt(e)) + yamlQuoteHint(tr.nodeAt(e), k.Want)
 	case *kind.Enum:
 		want := make([]string, len(k.Want))
 		for i, w := range k.Want {
 			want[i] = display(w)
 		}
 		if len(want) == 1 {
-			return "must be " + want[0] + "; got " + got
+			return "must be " + want[0] + "; got " + got + enumHint(tr.nodeAt(e), k.Want)
 		}
-		return "must be one of " + strings.Join(want, ", ") + "; got " + got
+		return "must be one of " + strings.Join(want, ", ") + "; got " + got + enumHint(tr.nodeAt(e), k.Want)
 	case *kind.Const:
 		return "must be " + display(k.Want) + "; got " + got
 	case *kind.MinLength:

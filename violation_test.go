@@ -226,9 +226,9 @@ func TestDescriptorRules(t *testing.T) {
 
 		// 1.2: enumerations.
 		{name: "ErrCapabilityTypeNotListed", edits: []edit{with("capability_type", `"API"`)},
-			want: []want{bad(7, `"API"`, "/capability_type", "capability_type", enumCap+`"API"`)}},
+			want: []want{bad(7, `"API"`, "/capability_type", "capability_type", enumCap+`"API"; did you mean "api"?`)}},
 		{name: "ErrCapabilityTypeTrailingSpace", edits: []edit{with("capability_type", `"Plugin "`)},
-			want: []want{bad(7, `"Plugin "`, "/capability_type", "capability_type", enumCap+`"Plugin "`)}},
+			want: []want{bad(7, `"Plugin "`, "/capability_type", "capability_type", enumCap+`"Plugin "; did you mean "plugin"?`)}},
 		{name: "ErrCapabilityTypeNotString", edits: []edit{with("capability_type", `["api"]`)},
 			want: []want{bad(7, `["api"]`, "/capability_type", "capability_type", enumCap+"an array")}},
 		{name: "ErrAccessNotListed", edits: []edit{with("access", `"protected"`)},
@@ -236,9 +236,9 @@ func TestDescriptorRules(t *testing.T) {
 		{name: "ErrAuthTypeNotListed", edits: []edit{with("auth", `{"type": "basic"}`)},
 			want: []want{bad(13, `"basic"`, "/auth/type", "auth.type", enumAuth+`"basic"`)}},
 		{name: "ErrAuthTypeNearMiss", edits: []edit{with("auth", `{"type": "oauth", "token_url": "https://auth.example.com/token"}`)},
-			want: []want{bad(13, `"oauth"`, "/auth/type", "auth.type", enumAuth+`"oauth"`)}},
+			want: []want{bad(13, `"oauth"`, "/auth/type", "auth.type", enumAuth+`"oauth"; did you mean "oauth2"?`)}},
 		{name: "ErrMethodNotListed", edits: []edit{with("endpoint", `{"url": "https://api.weather.example.com/v2/forecast", "method": "post"}`)},
-			want: []want{bad(10, `"post"`, "/endpoint/method", "endpoint.method", enumMethod+`"post"`)}},
+			want: []want{bad(10, `"post"`, "/endpoint/method", "endpoint.method", enumMethod+`"post"; did you mean "POST"?`)}},
 		{name: "OKMethodAbsent", edits: []edit{with("endpoint", `{"url": "https://api.weather.example.com/v2/forecast"}`)}},
 		{name: "ErrAPIKeyInNotListed", edits: []edit{with("auth", `{"type": "api_key", "in": "cookie", "name": "key"}`)},
 			want: []want{bad(13, `"cookie"`, "/auth/in", "auth.in", `must be one of "header", "query"; got "cookie"`)}},
@@ -312,7 +312,7 @@ func TestDescriptorRules(t *testing.T) {
 		{name: "ErrInputsNotObject", edits: []edit{with("inputs", `"object"`)},
 			want: []want{bad(11, `"object"`, "/inputs", "inputs", `must be an object; got string "object"`)}},
 		{name: "ErrInputsBadTypeValue", edits: []edit{with("inputs", `{"type": "object", "properties": {"city": {"type": "strin"}}}`)},
-			want: []want{bad(11, `"strin"`, "/inputs/properties/city/type", "inputs.properties.city.type", badSchema+enumTypes+`"strin"`)}},
+			want: []want{bad(11, `"strin"`, "/inputs/properties/city/type", "inputs.properties.city.type", badSchema+enumTypes+`"strin"; did you mean "string"?`)}},
 		{name: "ErrInputsBadPattern", edits: []edit{with("inputs", `{"type": "object", "properties": {"city": {"type": "string", "pattern": "("}}}`)},
 			want: []want{bad(11, `"("`, "/inputs/properties/city/pattern", "inputs.properties.city.pattern", badSchema+`must be a valid regex; got "("`)}},
 		{name: "ErrInputsExternalRef", edits: []edit{with("inputs", `{"type": "object", "properties": {"city": {"$ref": "https://example.com/city.schema.json"}}}`)},
@@ -398,7 +398,7 @@ func TestDescriptorRules(t *testing.T) {
 		{name: "ErrSeveral", edits: []edit{with("id", `"Bad Id"`), with("capability_type", `"API"`), with("auth", `{"type": "oauth2"}`)},
 			want: []want{
 				bad(4, `"Bad Id"`, "/id", "id", reasonID+`"Bad Id"`),
-				bad(7, `"API"`, "/capability_type", "capability_type", enumCap+`"API"`),
+				bad(7, `"API"`, "/capability_type", "capability_type", enumCap+`"API"; did you mean "api"?`),
 				bad(13, "{", "/auth/token_url", "auth.token_url", `required when auth.type is "oauth2"`),
 			}},
 
@@ -419,12 +419,22 @@ func TestDescriptorRules(t *testing.T) {
 			want: []want{bad(3, `"10.4.2"`, "/protocol/version", "protocol.version", "incompatible protocol version 10.4.2 (supported: 1.x)")}},
 
 		// 1.2: unknown members are allowed; typos draw a warning.
-		{name: "OKUnknownMembers", edits: []edit{
-			with("x-pricing", `{"per_call": 0.0001}`), with("sunset_at", `"2027-01-01"`), with("x-", `1`), with("x-capabilty_type", `"api"`),
-			with("provider", `{"name": "Acme Weather", "x-logo": "logo.svg", "homepage": "https://acme.example"}`),
-			with("endpoint", `{"url": "https://api.weather.example.com/v2/forecast", "timeout_ms": 30000}`),
+		{name: "OKExtensionMembers", edits: []edit{
+			with("x-pricing", `{"per_call": 0.0001}`), with("x-", `1`), with("x-capabilty_type", `"api"`),
+			with("provider", `{"name": "Acme Weather", "x-logo": "logo.svg"}`),
 			with("auth", `{"type": "api_key", "in": "header", "name": "X-Api-Key", "x-rotate": true}`),
 			with("examples", `[{"title": "Berlin", "inputs": {"city": "Berlin"}, "x-note": "cached"}]`)}},
+		{name: "WarnUnknownMembers", edits: []edit{
+			with("sunset_at", `"2027-01-01"`),
+			with("provider", `{"name": "Acme Weather", "homepage": "https://acme.example"}`),
+			with("endpoint", `{"url": "https://api.weather.example.com/v2/forecast", "timeout_ms": 30000}`)},
+			want: []want{
+				warning(9, `"homepage"`, "/provider/homepage", "provider.homepage", `"homepage" is not a member of provider in protocol 1.0.0; if it is an extension of your own, name it "x-homepage"`),
+				warning(10, `"timeout_ms"`, "/endpoint/timeout_ms", "endpoint.timeout_ms", `"timeout_ms" is not a member of endpoint in protocol 1.0.0; if it is an extension of your own, name it "x-timeout_ms"`),
+				warning(18, `"sunset_at"`, "/sunset_at", "sunset_at", `"sunset_at" is not a descriptor member in protocol 1.0.0; if it is an extension of your own, name it "x-sunset_at"`)}},
+		{name: "OKUnknownMembersOfNewerMinor", edits: []edit{
+			with("protocol", `{"version": "1.3.0", "extensions": ["streaming"]}`), with("sunset_at", `"2027-01-01"`),
+			with("provider", `{"name": "Acme Weather", "homepage": "https://acme.example"}`)}},
 		{name: "WarnTypoTopLevel", edits: []edit{with("capabilty_type", `"api"`)},
 			want: []want{warning(18, `"capabilty_type"`, "/capabilty_type", "capabilty_type", `unknown member "capabilty_type"; did you mean "capability_type"?`)}},
 		{name: "WarnTypoInsteadOfRequired", edits: []edit{without("capability_type"), with("capabilty_type", `"api"`)},
@@ -433,6 +443,49 @@ func TestDescriptorRules(t *testing.T) {
 			want: []want{warning(13, `"nmae"`, "/auth/nmae", "auth.nmae", `unknown member "nmae"; did you mean "name"?`)}},
 		{name: "WarnTypoExample", edits: []edit{with("examples", `[{"title": "Berlin", "inputs": {"city": "Berlin"}, "ouptut": {"hourly": []}}]`)},
 			want: []want{warning(16, `"ouptut"`, "/examples/0/ouptut", "examples[0].ouptut", `unknown member "ouptut"; did you mean "output"?`)}},
+
+		// 5b: unknown members anywhere say where they probably belong.
+		{name: "WarnMemberBelongsInInputs", edits: []edit{with("required", `["city"]`), with("additionalProperties", `false`)},
+			want: []want{
+				warning(18, `"required"`, "/required", "required", `"required" is not a descriptor member; did you mean "inputs.required"?`),
+				warning(19, `"additionalProperties"`, "/additionalProperties", "additionalProperties", `"additionalProperties" is not a descriptor member; did you mean "inputs.additionalProperties"?`)}},
+		{name: "WarnMemberBelongsInAnotherObject", edits: []edit{
+			with("provider", `{"name": "Acme Weather", "method": "GET"}`), with("token_url", `"https://auth.example.com/token"`)},
+			want: []want{
+				warning(9, `"method"`, "/provider/method", "provider.method", `"method" is not a member of provider; did you mean "endpoint.method"?`),
+				warning(18, `"token_url"`, "/token_url", "token_url", `"token_url" is not a descriptor member; did you mean "auth.token_url"?`)}},
+		{name: "WarnMemberOfSeveralObjects", edits: []edit{with("url", `"https://acme.example"`)},
+			want: []want{warning(18, `"url"`, "/url", "url", `"url" is not a descriptor member; did you mean "endpoint.url" or "provider.url"?`)}},
+		{name: "WarnMemberInExample", edits: []edit{with("examples", `[{"title": "Berlin", "inputs": {"city": "Berlin"}, "access": "public"}]`)},
+			want: []want{warning(16, `"access"`, "/examples/0/access", "examples[0].access", `"access" is not a member of examples[]; did you mean the top-level "access"?`)}},
+
+		// 5c: JSON Schema keywords that draft 2020-12 does not define.
+		{name: "WarnSchemaNullable", edits: []edit{with("inputs", `{"type": "object", "properties": {"city": {"type": "string", "nullable": true}}}`)},
+			want: []want{warning(11, `"nullable"`, "/inputs/properties/city/nullable", "inputs.properties.city.nullable", `"nullable" is an OpenAPI keyword that JSON Schema 2020-12 ignores; allow null in "type" instead: "type": ["string", "null"]`)}},
+		{name: "WarnSchemaExample", edits: []edit{with("output", `{"type": "object", "example": {"hourly": []}}`)},
+			want: []want{warning(12, `"example"`, "/output/example", "output.example", `"example" is an OpenAPI keyword that JSON Schema 2020-12 ignores; use "examples", an array: "examples": [{"hourly":[]}]`)}},
+		{name: "WarnSchemaDefinitions", edits: []edit{with("inputs", `{"type": "object", "definitions": {"c": {"type": "string", "minLenght": 1}}}`)},
+			want: []want{
+				warning(11, `"definitions"`, "/inputs/definitions", "inputs.definitions", `"definitions" is the draft-07 name; JSON Schema 2020-12 calls it "$defs" (and "$ref": "#/$defs/NAME")`),
+				warning(11, `"minLenght"`, "/inputs/definitions/c/minLenght", "inputs.definitions.c.minLenght", `unknown JSON Schema keyword "minLenght"; JSON Schema 2020-12 ignores it; did you mean "minLength"?`)}},
+		{name: "WarnSchemaUnknownKeyword", edits: []edit{with("inputs", `{"type": "object", "properties": {"city": {"type": "string", "widget": "text"}}, "x-order": ["city"]}`)},
+			want: []want{warning(11, `"widget"`, "/inputs/properties/city/widget", "inputs.properties.city.widget", `unknown JSON Schema keyword "widget"; JSON Schema 2020-12 ignores it; if it is an annotation of your own, name it "x-widget"`)}},
+		{name: "OKSchemaOtherDraft", edits: []edit{with("inputs", `{"$schema": "http://json-schema.org/draft-07/schema#", "type": "object", "definitions": {"c": {"type": "string"}}}`)}},
+		{name: "OKSchemaPropertyNamedLikeKeyword", edits: []edit{with("inputs", `{"type": "object", "properties": {"nullable": {"type": "boolean"}, "example": {"type": "string"}}}`)}},
+
+		// 5d: placeholders skillcat new wrote.
+		{name: "WarnPlaceholders", edits: []edit{
+			with("description", `"Replace this sentence with one that says what Weather Forecast does: this first paragraph is the summary."`),
+			with("provider", `{"name": "Your Organisation", "url": "https://your-organisation.example.com", "email": "skills@your-organisation.example.com"}`),
+			with("endpoint", `{"url": "https://api.example.com/skills/weather.forecast"}`),
+			with("documentation_url", `"https://your-organisation.example.com/docs/weather.forecast"`)},
+			want: []want{
+				warning(8, `"Replace`, "/description", "description", "still holds the placeholder skillcat new wrote; replace the first paragraph with what the skill does: it is the summary shown in the catalog and the index"),
+				warning(9, `"Your`, "/provider/name", "provider.name", "still holds the placeholder skillcat new wrote; give your organisation's name"),
+				warning(9, `"https://your`, "/provider/url", "provider.url", "still holds the placeholder skillcat new wrote; give your organisation's web site, or remove the member"),
+				warning(9, `"skills@`, "/provider/email", "provider.email", "still holds the placeholder skillcat new wrote; give an address that reaches you, or remove the member"),
+				warning(10, `"https://api.example.com`, "/endpoint/url", "endpoint.url", "still holds the placeholder skillcat new wrote; give the URL your skill is served at"),
+				warning(17, `"https://your`, "/documentation_url", "documentation_url", "still holds the placeholder skillcat new wrote; link your skill's documentation, or remove the member")}},
 
 		// 6: file-level problems.
 		{name: "ErrFileEmpty", src: []byte{}, want: []want{fileErr(1, 1, "file is empty: expected a JSON object")}},

@@ -160,8 +160,16 @@ func TestFrontMatter(t *testing.T) {
 		{
 			name: "ErrValuePosition", edits: []edit{{"capability_type: task", "capability_type: tasks"}, {"  type: none", "  type: basic"}},
 			want: []string{
-				`content/s.md:7:18: capability_type: must be one of "plugin", "api", "knowledge", "task"; got "tasks"`,
+				`content/s.md:7:18: capability_type: must be one of "plugin", "api", "knowledge", "task"; got "tasks"; did you mean "task"?`,
 				`content/s.md:18:9: auth.type: must be one of "api_key", "oauth2", "custom", "none"; got "basic"`,
+			},
+		},
+		{
+			name: "ErrNumberForString", edits: []edit{{`version: "1.2.3"`, "version: 1.0"}, {"name: Front Matter Skill", "name: 2026"}, {"  name: Acme", "  name: true"}},
+			want: []string{
+				`content/s.md:5:7: name: must be a string; got number 2026; YAML reads an unquoted 2026 as a number: write "2026"`,
+				`content/s.md:6:10: version: must be a string; got number 1.0; YAML reads an unquoted 1.0 as a number: write "1.0"`,
+				`content/s.md:9:9: provider.name: must be a string; got boolean true; YAML reads an unquoted true as a boolean: write "true"`,
 			},
 		},
 		{

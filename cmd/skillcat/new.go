@@ -266,7 +266,7 @@ func newSkill(id, name string, typ skillcat.CapabilityType, access skillcat.Acce
 
 // summary is the description's first paragraph; body is the rest.
 func (s scaffold) summary() string {
-	return "Replace this sentence with one that says what " + s.name +
+	return skillcat.PlaceholderSummary + s.name +
 		" does: this first paragraph is the summary shown in the catalog and the skill index."
 }
 
@@ -305,15 +305,15 @@ func (s scaffold) json() []byte {
 	p("  \"capability_type\": %s,\n", quoteJSON(string(s.typ)))
 	p("  \"access\": %s,\n", quoteJSON(string(s.access)))
 	p("  \"description\": %s,\n", quoteJSON(s.summary()+"\n\n"+s.body()))
-	p("  \"provider\": {\"name\": \"Your Organisation\", \"url\": \"https://example.com\", \"email\": \"skills@example.com\"},\n")
-	p("  \"endpoint\": {\"url\": %s, \"method\": \"POST\"},\n", quoteJSON("https://api.example.com/skills/"+s.id))
+	p("  \"provider\": {\"name\": %s, \"url\": %s, \"email\": %s},\n", quoteJSON(skillcat.PlaceholderProviderName), quoteJSON(skillcat.PlaceholderProviderURL), quoteJSON(skillcat.PlaceholderProviderEmail))
+	p("  \"endpoint\": {\"url\": %s, \"method\": \"POST\"},\n", quoteJSON(skillcat.PlaceholderEndpointURL+s.id))
 	if typ, in, name := s.auth(); in != "" {
 		p("  \"auth\": {\"type\": %s, \"in\": %s, \"name\": %s},\n", quoteJSON(typ), quoteJSON(in), quoteJSON(name))
 	} else {
 		p("  \"auth\": {\"type\": %s},\n", quoteJSON(typ))
 	}
 	p("  \"tags\": [\"example\"],\n")
-	p("  \"documentation_url\": %s,\n", quoteJSON("https://example.com/docs/"+s.id))
+	p("  \"documentation_url\": %s,\n", quoteJSON(skillcat.PlaceholderDocumentationURL+s.id))
 	p("  \"inputs\": {\n")
 	p("    \"type\": \"object\",\n")
 	p("    \"properties\": {\n")
@@ -350,15 +350,15 @@ func (s scaffold) markdown() []byte {
 	p("version: \"0.1.0\"\n")
 	p("capability_type: %s\n", s.typ)
 	p("access: %s\n", s.access)
-	p("provider:\n  name: Your Organisation\n  url: https://example.com\n  email: skills@example.com\n")
-	p("endpoint:\n  url: %s\n  method: POST\n", quoteJSON("https://api.example.com/skills/"+s.id))
+	p("provider:\n  name: %s\n  url: %s\n  email: %s\n", skillcat.PlaceholderProviderName, skillcat.PlaceholderProviderURL, skillcat.PlaceholderProviderEmail)
+	p("endpoint:\n  url: %s\n  method: POST\n", quoteJSON(skillcat.PlaceholderEndpointURL+s.id))
 	typ, in, name := s.auth()
 	p("auth:\n  type: %s\n", typ)
 	if in != "" {
 		p("  in: %s\n  name: %s\n", in, name)
 	}
 	p("tags: [example]\n")
-	p("documentation_url: %s\n", quoteJSON("https://example.com/docs/"+s.id))
+	p("documentation_url: %s\n", quoteJSON(skillcat.PlaceholderDocumentationURL+s.id))
 	p("inputs:\n  type: object\n  properties:\n")
 	p("    %s:\n      type: string\n      minLength: 1\n      description: %s\n", s.in, quoteJSON(s.inDesc))
 	p("  required: [%s]\n  additionalProperties: false\n", s.in)

@@ -37,10 +37,19 @@ func TestNewValidates(t *testing.T) {
 					if !strings.Contains(out, file) || !strings.Contains(out, "skillcat validate --content "+dir) {
 						t.Errorf("stdout: got %q, want the path written and the next step", out)
 					}
-					code, _, errOut = runNewCmd(t, "validate", "--content", dir, "--strict")
+					code, _, errOut = runNewCmd(t, "validate", "--content", dir)
 					if code != exitOK {
 						data, _ := os.ReadFile(file)
 						t.Fatalf("validate: exit %d:\n%s\nsource:\n%s", code, errOut, data)
+					}
+					// Every placeholder left is a warning, and --strict fails.
+					for _, field := range []string{"description", "provider.name", "provider.url", "provider.email", "endpoint.url", "documentation_url"} {
+						if !strings.Contains(errOut, ": warning: "+field+": still holds the placeholder skillcat new wrote; ") {
+							t.Errorf("validate does not warn of the placeholder %s:\n%s", field, errOut)
+						}
+					}
+					if code, _, _ := runNewCmd(t, "validate", "--content", dir, "--strict"); code != exitInvalid {
+						t.Errorf("validate --strict of an untouched scaffold: exit %d, want %d", code, exitInvalid)
 					}
 					checkScaffold(t, file, format, typ, access)
 				})

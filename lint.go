@@ -1,0 +1,407 @@
+package skillcat
+
+import (
+	"slices"
+	"sort"
+	"strings"
+)
+
+// The linter: warnings for documents that are valid but probably not what
+// their author meant. Each is a Violation of SeverityWarning with a hint;
+// --strict makes them errors.
+//
+//   - an unknown member that is not "x-…", at any level of a descriptor,
+//     says where it probably belongs (quiet for a newer 1.x minor, whose new
+//     members are expected);
+//   - an unknown JSON Schema keyword in inputs or output (OpenAPI's
+//     "nullable", "example") names the draft 2020-12 equivalent;
+//   - a member still holding a placeholder that skillcat new wrote.
+
+// shape is what the protocol defines for one value of a document: the
+// members of an object (each with its own shape), the shape of each item of
+// an array, or a JSON Schema of the provider's own. The zero shape is a
+// value whose content the protocol leaves free (a map of scopes, an
+// example's inputs).
+type shape struct {
+	members map[string]*shape
+	each    *shape
+	schema  bool
+}
+
+var (
+	freeShape   = &shape{}
+	schemaShape = &shape{schema: true}
+
+	// descriptorShape is a SkillDescriptor, member by member.
+	descriptorShape = &shape{members: map[string]*shape{
+		"$schema": freeShape, "protocol": {members: map[string]*shape{"version": freeShape}},
+		"id": freeShape, "name": freeShape, "version": freeShape, "capability_type": freeShape, "description": freeShape,
+		"provider": {members: map[string]*shape{"name": freeShape, "url": freeShape, "email": freeShape}},
+		"endpoint": {members: map[string]*shape{"url": freeShape, "method": freeShape}},
+		"inputs":   schemaShape, "output": schemaShape,
+		"auth": {members: map[string]*shape{"type": freeShape, "in": freeShape, "name": freeShape, "token_url": freeShape,
+			"authorization_url": freeShape, "scopes": freeShape, "instructions": freeShape}},
+		"access": freeShape, "tags": freeShape,
+		"examples":          {each: &shape{members: map[string]*shape{"title": freeShape, "inputs": freeShape, "output": freeShape}}},
+		"documentation_url": freeShape,
+	}}
+
+	// descriptorPlaces maps each member name to where it lives in a
+	// descriptor ("endpoint.method"), for "did you mean" across objects.
+	descriptorPlaces = places(descriptorShape, "")
+)
+
+// descriptorMembers are the top-level members of a descriptor.
+var descriptorMembers = memberNames(descriptorShape)
+
+func memberNames(s *shape) []string {
+	names := make([]string, 0, len(s.members))
+	for name := range s.members {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// places lists, for every member name under s, the dotted paths where it is
+// defined, sorted.
+func places(s *shape, prefix string) map[string][]string {
+	out := map[string][]string{}
+	var walk func(s *shape, prefix string)
+	walk = func(s *shape, prefix string) {
+		if s.each != nil {
+			walk(s.each, prefix+"[]")
+		}
+		for name, sub := range s.members {
+			p := name
+			if prefix != "" {
+				p = prefix + "." + name
+			}
+			out[name] = append(out[name], p)
+			walk(sub, p)
+		}
+	}
+	walk(s, prefix)
+	for _, ps := range out {
+		sort.Strings(ps)
+	}
+	return out
+}
+
+// lintDescriptor returns the warnings of a descriptor that passed
+// validation or not: unknown members, unknown schema keywords and
+// placeholders.
+func lintDescriptor(src *Source, root *Node) Violations {
+	var vs Violations
+	if !newerMinor(root) {
+		vs = append(vs, unknownMembers(src, root, root, nil, descriptorShape)...)
+	}
+	for _, member := range []string{"inputs", "output"} {
+		if n := root.Get(member); n != nil && n.Kind == Object && knownDialect(n) {
+			vs = append(vs, schemaKeywords(src, root, n, Path{member})...)
+		}
+	}
+	vs = append(vs, placeholders(src, root)...)
+	for i := range vs {
+		vs[i].Severity = SeverityWarning
+	}
+	return vs
+}
+
+// newerMinor reports whether a document declares a protocol version of the
+// supported major with a minor above this package's.
+func newerMinor(root *Node) bool {
+	vn := root.Get("protocol").Get("version")
+	if vn == nil || vn.Kind != String {
+		return false
+	}
+	v, err := ParseVersion(vn.Text)
+	cur, _ := ParseVersion(CurrentVersion)
+	return err == nil && v.Major == cur.Major && v.Minor > cur.Minor
+}
+
+// unknownMembers warns of every member of n, and of the objects below it
+// that the protocol defines, that s does not name and that is not "x-…".
+func unknownMembers(src *Source, root, n *Node, path Path, s *shape) Violations {
+	var vs Violations
+	switch {
+	case s.each != nil && n.Kind == Array:
+		for i, it := range n.Items {
+			vs = append(vs, unknownMembers(src, root, it, append(path[:len(path):len(path)], itoa(i)), s.each)...)
+		}
+	case s.members != nil && n.Kind == Object:
+		for _, m := range n.Members {
+			p := append(path[:len(path):len(path)], m.Name)
+			if sub, ok := s.members[m.Name]; ok {
+				vs = append(vs, unknownMembers(src, root, m.Value, p, sub)...)
+				continue
+			}
+			if strings.HasPrefix(m.Name, "x-") {
+				continue
+			}
+			vs = append(vs, src.violation(root, m.Key, p, unknownMemberReason(m.Name, path, s)))
+		}
+	}
+	return vs
+}
+
+// unknownMemberReason says what an unknown member probably is: a misspelt
+// member of the same object, a member of another object, a JSON Schema
+// keyword that belongs in inputs, or an extension that needs its "x-".
+func unknownMemberReason(name string, parent Path, s *shape) string {
+	if guess := closest(name, memberNames(s)); guess != "" {
+		return "unknown member " + quoteString(name) + "; did you mean " + quoteString(guess) + "?"
+	}
+	where := "a descriptor member"
+	if len(parent) > 0 {
+		where = "a member of " + strings.Join(nonIndex(parent), ".")
+	}
+	var elsewhere []string
+	for _, p := range descriptorPlaces[name] {
+		if p == name {
+			elsewhere = append(elsewhere, "the top-level "+quoteString(p))
+			continue
+		}
+		elsewhere = append(elsewhere, quoteString(p))
+	}
+	if isSchemaKeyword(name) {
+		elsewhere = append(elsewhere, quoteString("inputs."+name))
+	}
+	if len(elsewhere) > 0 {
+		return quoteString(name) + " is not " + where + "; did you mean " + orList(elsewhere) + "?"
+	}
+	return quoteString(name) + " is not " + where + " in protocol " + CurrentVersion + "; if it is an extension of your own, name it " + quoteString("x-"+name)
+}
+
+// nonIndex drops array indexes from a path: examples.0 reads examples[].
+func nonIndex(p Path) []string {
+	out := make([]string, 0, len(p))
+	for _, tok := range p {
+		if tok != "" && tok[0] >= '0' && tok[0] <= '9' && len(out) > 0 {
+			out[len(out)-1] += "[]"
+			continue
+		}
+		out = append(out, tok)
+	}
+	return out
+}
+
+// orList joins quoted names as `"a"`, `"a" or "b"`, `"a", "b" or "c"`.
+func orList(items []string) string {
+	if len(items) == 1 {
+		return items[0]
+	}
+	return strings.Join(items[:len(items)-1], ", ") + " or " + items[len(items)-1]
+}
+
+// The keywords of JSON Schema draft 2020-12, by what their value holds.
+var (
+	schemaValued = []string{"additionalProperties", "unevaluatedProperties", "unevaluatedItems", "items", "contains",
+		"propertyNames", "not", "if", "then", "else", "contentSchema"}
+	schemaArrays  = []string{"prefixItems", "allOf", "anyOf", "oneOf"}
+	schemaMaps    = []string{"properties", "patternProperties", "$defs", "dependentSchemas"}
+	otherKeywords = []string{"$schema", "$id", "$ref", "$anchor", "$dynamicRef", "$dynamicAnchor", "$vocabulary", "$comment",
+		"type", "enum", "const", "multipleOf", "maximum", "exclusiveMaximum", "minimum", "exclusiveMinimum",
+		"maxLength", "minLength", "pattern", "maxItems", "minItems", "uniqueItems", "maxContains", "minContains",
+		"maxProperties", "minProperties", "required", "dependentRequired",
+		"title", "description", "default", "deprecated", "readOnly", "writeOnly", "examples",
+		"format", "contentEncoding", "contentMediaType"}
+	schemaKeywordList = append(append(append(append([]string{}, schemaValued...), schemaArrays...), schemaMaps...), otherKeywords...)
+)
+
+func isSchemaKeyword(name string) bool { return isKnown(name, schemaKeywordList) }
+
+// foreignKeywords are keywords of OpenAPI and of older JSON Schema drafts
+// that draft 2020-12 ignores, each with what to write instead. The value of
+// "definitions" is still walked as a map of schemas.
+var foreignKeywords = map[string]string{
+	"nullable":        `is an OpenAPI keyword that JSON Schema 2020-12 ignores; allow null in "type" instead: "type": [%s, "null"]`,
+	"example":         `is an OpenAPI keyword that JSON Schema 2020-12 ignores; use "examples", an array: "examples": [%s]`,
+	"definitions":     `is the draft-07 name; JSON Schema 2020-12 calls it "$defs" (and "$ref": "#/$defs/NAME")`,
+	"id":              `is the draft-04 name; JSON Schema 2020-12 calls it "$id"`,
+	"dependencies":    `is the draft-07 keyword; JSON Schema 2020-12 splits it into "dependentRequired" (lists of names) and "dependentSchemas" (schemas)`,
+	"additionalItems": `is the draft-07 keyword; in JSON Schema 2020-12 the tuple is "prefixItems" and the rest "items"`,
+	"discriminator":   `is an OpenAPI keyword that JSON Schema 2020-12 ignores; tell the alternatives of "oneOf" apart with a "const" property`,
+	"xml":             `is an OpenAPI keyword that JSON Schema 2020-12 ignores; remove it, or name it "x-xml"`,
+	"externalDocs":    `is an OpenAPI keyword that JSON Schema 2020-12 ignores; put the link in "description", or name it "x-externalDocs"`,
+}
+
+// knownDialect reports whether a schema is draft 2020-12: it declares no
+// "$schema", or that draft's.
+func knownDialect(n *Node) bool {
+	d := dialectOf(n)
+	return d == "" || strings.TrimSuffix(d, "#") == "https://json-schema.org/draft/2020-12/schema"
+}
+
+// schemaKeywords warns of every keyword of the schema n (and its
+// subschemas) that draft 2020-12 does not define, naming its equivalent.
+func schemaKeywords(src *Source, root, n *Node, path Path) Violations {
+	if n.Kind != Object {
+		return nil
+	}
+	var vs Violations
+	sub := func(v *Node, p Path) { vs = append(vs, schemaKeywords(src, root, v, p)...) }
+	for _, m := range n.Members {
+		p := append(path[:len(path):len(path)], m.Name)
+		switch {
+		case isKnown(m.Name, schemaValued):
+			sub(m.Value, p)
+		case isKnown(m.Name, schemaArrays):
+			for i, it := range m.Value.Items {
+				sub(it, append(p[:len(p):len(p)], itoa(i)))
+			}
+		case isKnown(m.Name, schemaMaps) || m.Name == "definitions":
+			for _, mm := range m.Value.Members {
+				sub(mm.Value, append(p[:len(p):len(p)], mm.Name))
+			}
+		}
+		if isSchemaKeyword(m.Name) || strings.HasPrefix(m.Name, "x-") {
+			continue
+		}
+		reason := "unknown JSON Schema keyword " + quoteString(m.Name) + "; JSON Schema 2020-12 ignores it"
+		if hint, ok := foreignKeywords[m.Name]; ok {
+			reason = quoteString(m.Name) + " " + hint
+			switch m.Name {
+			case "nullable":
+				reason = strings.Replace(reason, "%s", nullableType(n), 1)
+			case "example":
+				reason = strings.Replace(reason, "%s", string(m.Value.AppendJSON(nil)), 1)
+			}
+		} else if guess := closest(m.Name, schemaKeywordList); guess != "" {
+			reason += "; did you mean " + quoteString(guess) + "?"
+		} else {
+			reason += "; if it is an annotation of your own, name it " + quoteString("x-"+m.Name)
+		}
+		vs = append(vs, src.violation(root, m.Key, p, reason))
+	}
+	return vs
+}
+
+// nullableType returns the schema's type as JSON, for the "nullable" hint.
+func nullableType(n *Node) string {
+	if t := n.Get("type"); t != nil && t.Kind == String {
+		return quoteString(t.Text)
+	}
+	return `"string"`
+}
+
+// The placeholders that skillcat new writes into a scaffold (their one
+// owner). A skill that still holds one was not finished.
+const (
+	PlaceholderSummary          = "Replace this sentence with one that says what "
+	PlaceholderProviderName     = "Your Organisation"
+	PlaceholderProviderURL      = "https://your-organisation.example.com"
+	PlaceholderProviderEmail    = "skills@your-organisation.example.com"
+	PlaceholderEndpointURL      = "https://api.example.com/skills/"             // and the id
+	PlaceholderDocumentationURL = "https://your-organisation.example.com/docs/" // and the id
+)
+
+// placeholders warns of each member that still holds what skillcat new
+// wrote.
+func placeholders(src *Source, root *Node) Violations {
+	var vs Violations
+	check := func(path Path, match func(string) bool, hint string) {
+		n := root.Lookup(path)
+		if n != nil && n.Kind == String && match(n.Text) {
+			vs = append(vs, src.violation(root, n, path, "still holds the placeholder skillcat new wrote; "+hint))
+		}
+	}
+	is := func(want string) func(string) bool { return func(s string) bool { return s == want } }
+	prefix := func(want string) func(string) bool { return func(s string) bool { return strings.HasPrefix(s, want) } }
+	check(Path{"description"}, func(s string) bool { return strings.Contains(s, PlaceholderSummary) },
+		"replace the first paragraph with what the skill does: it is the summary shown in the catalog and the index")
+	check(Path{"provider", "name"}, is(PlaceholderProviderName), "give your organisation's name")
+	check(Path{"provider", "url"}, is(PlaceholderProviderURL), "give your organisation's web site, or remove the member")
+	check(Path{"provider", "email"}, is(PlaceholderProviderEmail), "give an address that reaches you, or remove the member")
+	check(Path{"endpoint", "url"}, prefix(PlaceholderEndpointURL), "give the URL your skill is served at")
+	check(Path{"documentation_url"}, prefix(PlaceholderDocumentationURL), "link your skill's documentation, or remove the member")
+	return vs
+}
+
+// enumHint suggests the allowed value that a string differs from only in
+// case or surrounding space, or is within edit distance 2 of, ignoring
+// case: "; did you mean \"api\"?".
+func enumHint(n *Node, want []any) string {
+	if n == nil || n.Kind != String {
+		return ""
+	}
+	var names, lower []string
+	for _, w := range want {
+		if s, ok := w.(string); ok {
+			if strings.EqualFold(s, strings.TrimSpace(n.Text)) {
+				return "; did you mean " + quoteString(s) + "?"
+			}
+			names, lower = append(names, s), append(lower, strings.ToLower(s))
+		}
+	}
+	if guess := closest(strings.ToLower(n.Text), lower); guess != "" {
+		return "; did you mean " + quoteString(names[slices.Index(lower, guess)]) + "?"
+	}
+	return ""
+}
+
+// yamlQuoteHint suggests quoting a YAML scalar that YAML read as a number
+// or a boolean where a string is required.
+func yamlQuoteHint(n *Node, want []string) string {
+	if n == nil || n.Line == 0 || (n.Kind != Number && n.Kind != Bool) || !isKnown("string", want) {
+		return ""
+	}
+	return "; YAML reads an unquoted " + n.Text + " as a " + n.Kind.String() + `: write "` + n.Text + `"`
+}
+
+func isKnown(name string, known []string) bool {
+	for _, k := range known {
+		if k == name {
+			return true
+		}
+	}
+	return false
+}
+
+// closest returns the known name nearest to name within edit distance 2
+// (1 for a name of up to three characters, so that "url" does not suggest
+// "id"), or "".
+func closest(name string, known []string) string {
+	limit := 3
+	if len([]rune(name)) <= 3 {
+		limit = 2
+	}
+	best, bestD := "", limit
+	for _, k := range known {
+		if d := editDistance(name, k, bestD); d < bestD {
+			best, bestD = k, d
+		}
+	}
+	return best
+}
+
+// editDistance returns the Levenshtein distance of a and b in code points,
+// or limit when it is limit or more.
+func editDistance(a, b string, limit int) int {
+	ra, rb := []rune(a), []rune(b)
+	if d := len(ra) - len(rb); d >= limit || -d >= limit {
+		return limit
+	}
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		rowMin := cur[0]
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			rowMin = min(rowMin, cur[j])
+		}
+		if rowMin >= limit {
+			return limit
+		}
+		prev, cur = cur, prev
+	}
+	return min(prev[len(rb)], limit)
+}
