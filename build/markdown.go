@@ -462,6 +462,12 @@ func renderMarkdown(src string) ([]byte, error) {
 // points, cut at a word boundary with "…" when longer. A description with no
 // paragraph summarizes its first block of text.
 func Summarize(description string) string {
+	return truncate(firstText(description), MaxSummary)
+}
+
+// firstText returns the plain text of a Markdown document's first
+// paragraph (or first block), whole.
+func firstText(description string) string {
 	source := []byte(description)
 	doc := markdown.Parser().Parse(text.NewReader(source))
 	var block ast.Node
@@ -479,7 +485,7 @@ func Summarize(description string) string {
 	}
 	var b strings.Builder
 	plainText(&b, block, source)
-	return truncate(strings.Join(strings.FieldsFunc(b.String(), unicode.IsSpace), " "), MaxSummary)
+	return strings.Join(strings.FieldsFunc(b.String(), unicode.IsSpace), " ")
 }
 
 // plainText writes the text of n's inline content, markup removed.

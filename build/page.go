@@ -110,6 +110,7 @@ type page struct {
 	Pager     *pager // a listing page of several: its navigation
 	Type      string // the type page's type, or the skill's type
 	Skill     *skillView
+	Exports   []exportLink // the exported documents, for the head and footer
 }
 
 type typeCount struct {
@@ -127,6 +128,10 @@ type listItem struct {
 func (p *pages) newPage(file, title string, counts map[string]int) *page {
 	r := p.routes
 	pg := &page{Site: p.site, File: file, Root: r.link(file, r.home()), Title: title, Canonical: r.absolute(file), Dev: p.cfg.Dev}
+	for _, l := range exportLinks(r, p.site.Exports) {
+		l.Href = r.link(file, l.File)
+		pg.Exports = append(pg.Exports, l)
+	}
 	for _, t := range skillcat.CapabilityTypes {
 		pg.Types = append(pg.Types, string(t))
 	}

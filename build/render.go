@@ -95,7 +95,7 @@ func render(ctx context.Context, cfg Config, cat *catalog, o *output, keys build
 		add(f.Path, f.Data)
 	}
 	add(r.noJekyll(), []byte{})
-	add(r.headers(), headersFile(r))
+	add(r.headers(), headersFile(r, exportHeaders(r, cat.site.Exports)))
 	if r.base != "" {
 		for _, f := range sitemaps(cfg, r, counts, listed) {
 			add(f.Path, f.Data)
@@ -104,6 +104,9 @@ func render(ctx context.Context, cfg Config, cat *catalog, o *output, keys build
 	}
 	if werr != nil {
 		return werr
+	}
+	if err := renderExports(ctx, r, cat, listed, o, keys); err != nil {
+		return fmt.Errorf("exports: %w", err)
 	}
 	return renderSkills(ctx, cfg, pages, cat, listed, o, keys)
 }
@@ -205,9 +208,9 @@ func encodeIndex(r routes, file string, skills []store.Skill) ([]byte, error) {
 // headersFile is the _headers file Netlify and Cloudflare Pages read: JSON
 // documents are served as JSON to any origin, nothing is sniffed, and pages
 // get a strict Content-Security-Policy.
-func headersFile(r routes) []byte {
+func headersFile(r routes, more []headerRule) []byte {
 	var b strings.Builder
-	for i, rule := range r.headerRules() {
+	for i, rule := range append(r.headerRules(), more...) {
 		if i > 0 {
 			b.WriteString("\n")
 		}

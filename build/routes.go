@@ -27,8 +27,9 @@ import (
 //
 //   - link writes the href from one document to another, relative to the
 //     first, so the site works under any sub-path. A file in the same
-//     folder as the document, or in that folder's parent (where a page's
-//     JSON twin lives: skills/x/ → ../x.json), is reached directly; a page,
+//     folder as the document or below it (agent-skills/index.json →
+//     x/SKILL.md), or in that folder's parent (where a page's JSON twin
+//     lives: skills/x/ → ../x.json), is reached directly; a page,
 //     and every other file, by climbing to the site root and descending
 //     from there ("../../types/api/"), so a page's links to the rest of the
 //     site all start alike. The 404 page is served at any depth, so its links are
@@ -129,6 +130,18 @@ func (routes) robots() string           { return "robots.txt" }
 func (routes) headers() string          { return "_headers" }
 func (routes) noJekyll() string         { return ".nojekyll" }
 
+// agentSkillsIndex is the Agent Skills discovery index; skillMD is a
+// skill's SKILL.md beside it, in a folder named after its Agent Skills name.
+func (routes) agentSkillsIndex() string   { return ".well-known/agent-skills/index.json" }
+func (routes) skillMD(name string) string { return ".well-known/agent-skills/" + name + "/SKILL.md" }
+
+// apiCatalog is the RFC 9727 API catalog.
+func (routes) apiCatalog() string { return ".well-known/api-catalog" }
+
+// llmsTxt and llmsFull are the llms.txt files.
+func (routes) llmsTxt() string  { return "llms.txt" }
+func (routes) llmsFull() string { return "llms-full.txt" }
+
 // url is the URL path of a document relative to the site root: its file
 // path, with a page addressed as its folder.
 func (routes) url(file string) string {
@@ -164,6 +177,8 @@ func (r routes) link(from, to string) string {
 		switch {
 		case targetDir == dir:
 			return name
+		case strings.HasPrefix(targetDir, dir):
+			return strings.TrimPrefix(target, dir) // below it: agent-skills/index.json → x/SKILL.md
 		case targetDir == parent && parent != "":
 			return "../" + name
 		}

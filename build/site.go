@@ -20,10 +20,12 @@ type Site struct {
 	Description string
 	Logo        string        // a path inside the site, or an absolute URL
 	Intro       template.HTML // rendered Markdown
+	IntroSource string        // the intro's Markdown
+	Exports     Exports       // the discovery formats published
 }
 
 // defaultSite is used when the content has no SiteFile.
-var defaultSite = Site{Title: "Skill catalog", Description: "Skills published with the Skill Sharing Protocol."}
+var defaultSite = Site{Title: "Skill catalog", Description: "Skills published with the Skill Sharing Protocol.", Exports: allExports}
 
 // readSite reads SiteFile, if there is one.
 func readSite(fsys fs.FS, display func(string) string) (Site, skillcat.Violations) {
@@ -60,7 +62,11 @@ func readSite(fsys fs.FS, display func(string) string) (Site, skillcat.Violation
 		}
 		*f.dst = n.Text
 	}
+	var evs skillcat.Violations
+	site.Exports, evs = readExports(name, root.Get("exports"))
+	vs = append(vs, evs...)
 	if body != "" {
+		site.IntroSource = body
 		html, err := renderMarkdown(body)
 		if err != nil {
 			return site, append(vs, skillcat.Violation{File: name, Line: 1, Column: 1, Field: skillcat.FileField,

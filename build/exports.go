@@ -1,0 +1,302 @@
+package build
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+
+	skillcat "github.com/skillcat/skillcat"
+	"github.com/skillcat/skillcat/agentskills"
+	"github.com/skillcat/skillcat/apicatalog"
+	"github.com/skillcat/skillcat/llmstxt"
+	"github.com/skillcat/skillcat/store"
+)
+
+// Exports says which discovery formats a build publishes beside the
+// SkillIndex. Each is on unless SiteFile turns it off:
+//
+//	exports:
+//	  agent_skills: false  # /.well-known/agent-skills/: index.json and a SKILL.md per skill
+//	  api_catalog: false   # /.well-known/api-catalog (RFC 9727)
+//	  llms_txt: false      # /llms.txt and /llms-full.txt
+type Exports struct {
+	AgentSkills bool
+	APICatalog  bool
+	LLMsTxt     bool
+}
+
+// allExports is the default: every format on.
+var allExports = Exports{AgentSkills: true, APICatalog: true, LLMsTxt: true}
+
+// readExports reads the exports member of SiteFile's front matter (nil
+// when absent).
+func readExports(file string, n *skillcat.Node) (Exports, skillcat.Violations) {
+	on := allExports
+	if n == nil {
+		return on, nil
+	}
+	bad := func(n *skillcat.Node, pointer, field, reason string) skillcat.Violation {
+		return skillcat.Violation{File: file, Line: n.Line, Column: n.Column, Pointer: pointer, Field: field, Reason: reason, Severity: skillcat.SeverityError}
+	}
+	if n.Kind != skillcat.Object {
+		return on, skillcat.Violations{bad(n, "/exports", "exports", "must be a mapping of agent_skills, api_catalog and llms_txt to true or false; got "+n.Kind.String())}
+	}
+	switches := map[string]*bool{"agent_skills": &on.AgentSkills, "api_catalog": &on.APICatalog, "llms_txt": &on.LLMsTxt}
+	var vs skillcat.Violations
+	for _, m := range n.Members {
+		field := "exports." + m.Name
+		dst, ok := switches[m.Name]
+		switch {
+		case !ok:
+			vs = append(vs, bad(m.Key, "/exports/"+m.Name, field, fmt.Sprintf("unknown export %q: the exports are agent_skills, api_catalog and llms_txt", m.Name)))
+		case m.Value.Kind != skillcat.Bool:
+			vs = append(vs, bad(m.Value, "/exports/"+m.Name, field, "must be true or false; got "+m.Value.Kind.String()))
+		default:
+			*dst = m.Value.Text == "true"
+		}
+	}
+	return on, vs
+}
+
+// Content types of the exported documents.
+const (
+	skillMDType  = "text/markdown; charset=utf-8"
+	llmsTxtType  = "text/plain; charset=utf-8"
+	linksetTitle = "API catalog (RFC 9727)"
+)
+
+// renderExports writes the discovery formats the site turns on, each made
+// by its package from the listed skills only (so a private skill cannot
+// reach them, nor change a name or a count):
+//
+//   - Agent Skills: a SKILL.md per skill and the discovery index;
+//   - the RFC 9727 API catalog of the api skills;
+//   - llms.txt and llms-full.txt.
+//
+// The descriptors are streamed out of the index once. In an incremental
+// build a SKILL.md whose descriptor, name and site are unchanged is not
+// made again, and the descriptors are not even decoded when nothing that
+// needs them (a stale SKILL.md, llms-full.txt, the API catalog) is stale.
+func renderExports(ctx context.Context, r routes, cat *catalog, listed []store.Skill, o *output, keys buildKeys) error {
+	on := cat.site.Exports
+	if !on.AgentSkills && !on.APICatalog && !on.LLMsTxt {
+		return nil
+	}
+	ids := make([]string, len(listed))
+	at := make(map[string]int, len(listed))
+	for i, s := range listed {
+		ids[i] = s.ID
+		at[s.ID] = i
+	}
+	names := agentskills.Names(ids)
+	// What every aggregate document depends on: the site and the listing
+	// (ids, names, summaries, descriptor digests).
+	key := keys.site + " " + o.catalogKey
+	needFull := on.LLMsTxt && !o.fresh(r.llmsFull(), key)
+	needAPIs := on.APICatalog && !o.fresh(r.apiCatalog(), key)
+
+	entries := make([]agentskills.Entry, len(listed))
+	var bodies [][]byte
+	if needFull {
+		bodies = make([][]byte, len(listed))
+	}
+	var apis []apicatalog.API
+	err := cat.db.EachDescriptor(ctx, func(id string, data []byte) error {
+		i, ok := at[id]
+		if !ok {
+			return fmt.Errorf("skill %q: not in the listing", id)
+		}
+		e := &listed[i]
+		name := names[id]
+		md := r.skillMD(name)
+		mdKey := keys.site + " " + e.Digest + " " + name
+		mdFresh := on.AgentSkills && o.fresh(md, mdKey)
+		if mdFresh {
+			entries[i].Digest = "sha256:" + o.prev[md].Hash
+		}
+		isAPI := e.CapabilityType == string(skillcat.API)
+		if (mdFresh || !on.AgentSkills) && !needFull && !(needAPIs && isAPI) {
+			return nil
+		}
+		d := new(skillcat.SkillDescriptor)
+		if err := d.UnmarshalJSON(data); err != nil {
+			return fmt.Errorf("skill %q: decode published descriptor: %w", id, err)
+		}
+		s := &agentskills.Skill{Name: name, Descriptor: d, Summary: e.Summary, Digest: e.Digest}
+		if on.AgentSkills && !mdFresh {
+			s.DescriptorURL, s.PageURL = r.published(md, r.descriptor(id)), r.published(md, r.skillPage(id))
+			doc, err := agentskills.Document(s)
+			if err != nil {
+				return fmt.Errorf("skill %q: SKILL.md: %w", id, err)
+			}
+			sum := sha256.Sum256(doc)
+			entries[i].Digest = "sha256:" + hex.EncodeToString(sum[:])
+			if err := o.write(md, doc, mdKey); err != nil {
+				return err
+			}
+		}
+		if needFull {
+			s.DescriptorURL, s.PageURL = r.published(r.llmsFull(), r.descriptor(id)), r.published(r.llmsFull(), r.skillPage(id))
+			body, err := agentskills.Body(s)
+			if err != nil {
+				return fmt.Errorf("skill %q: llms-full.txt: %w", id, err)
+			}
+			bodies[i] = body
+		}
+		if needAPIs && isAPI {
+			apis = append(apis, apiOf(r, d, e))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if on.AgentSkills {
+		for i, s := range listed {
+			entries[i].Name = names[s.ID]
+			entries[i].Type = agentskills.TypeSkillMD
+			entries[i].Description = agentskills.Description(s.Summary, s.Name, s.ID, skillcat.CapabilityType(s.CapabilityType), s.ProviderName)
+			entries[i].URL = r.published(r.agentSkillsIndex(), r.skillMD(names[s.ID]))
+			entries[i].Version = s.Version
+		}
+		data, err := agentskills.EncodeIndex(entries)
+		if err != nil {
+			return fmt.Errorf("agent skills index: %w", err)
+		}
+		if err := o.write(r.agentSkillsIndex(), data, key); err != nil {
+			return err
+		}
+	}
+	if needAPIs {
+		data, err := apicatalog.Encode(apis)
+		if err != nil {
+			return fmt.Errorf("api catalog: %w", err)
+		}
+		if err := o.write(r.apiCatalog(), data, key); err != nil {
+			return err
+		}
+	}
+	if on.LLMsTxt {
+		f := llmsFile(r, cat.site, listed, names)
+		if err := o.write(r.llmsTxt(), llmstxt.Encode(f), key); err != nil {
+			return err
+		}
+		if needFull {
+			if err := o.write(r.llmsFull(), llmstxt.EncodeFull(f, bodies), key); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// apiOf is the API catalog entry of an api skill: its endpoint, described
+// by its descriptor and the protocol's message schemas, documented by its
+// page, with the skill index as its metadata.
+func apiOf(r routes, d *skillcat.SkillDescriptor, e *store.Skill) apicatalog.API {
+	from := r.apiCatalog()
+	return apicatalog.API{
+		Anchor: d.Endpoint.URL,
+		Desc: []apicatalog.Link{
+			{Href: r.published(from, r.descriptor(e.ID)), Type: "application/json", Title: e.Name + " (Skill Sharing Protocol descriptor)"},
+			{Href: r.published(from, r.schema("invocation-request.schema.json")), Type: "application/schema+json", Title: "InvocationRequest schema"},
+			{Href: r.published(from, r.schema("invocation-response.schema.json")), Type: "application/schema+json", Title: "InvocationResponse schema"},
+		},
+		Doc:  []apicatalog.Link{{Href: r.published(from, r.skillPage(e.ID)), Type: "text/html", Title: e.Name}},
+		Meta: []apicatalog.Link{{Href: r.published(from, r.index()), Type: "application/json", Title: "Skill index"}},
+	}
+}
+
+// llmsFile is the site's llms.txt: the catalog's title, its intro as the
+// summary, a section per capability type listing each skill (its SKILL.md
+// when Agent Skills are published, its page otherwise), and the documents
+// for machines.
+func llmsFile(r routes, site Site, listed []store.Skill, names map[string]string) llmstxt.File {
+	from := r.llmsTxt()
+	f := llmstxt.File{Title: site.Title, Summary: site.Description}
+	if intro := firstText(site.IntroSource); intro != "" {
+		f.Summary, f.Details = intro, site.Description
+	}
+	byType := map[string][]llmstxt.Link{}
+	for _, s := range listed {
+		to := r.skillPage(s.ID)
+		if site.Exports.AgentSkills {
+			to = r.skillMD(names[s.ID])
+		}
+		byType[s.CapabilityType] = append(byType[s.CapabilityType], llmstxt.Link{Name: s.Name, URL: r.published(from, to), Notes: s.Summary})
+	}
+	for _, t := range skillcat.CapabilityTypes {
+		f.Sections = append(f.Sections, llmstxt.Section{Name: typeTitle(string(t)) + " skills", Links: byType[string(t)]})
+	}
+	machine := []llmstxt.Link{
+		{Name: "Skill index", URL: r.published(from, r.index()), Notes: "the Skill Sharing Protocol's Well-Known index: every listed skill with its descriptor's URL and SHA-256 digest"},
+	}
+	if site.Exports.AgentSkills {
+		machine = append(machine, llmstxt.Link{Name: "Agent Skills index", URL: r.published(from, r.agentSkillsIndex()), Notes: "Agent Skills Discovery v0.2.0: a SKILL.md per skill"})
+	}
+	if site.Exports.APICatalog {
+		machine = append(machine, llmstxt.Link{Name: "API catalog", URL: r.published(from, r.apiCatalog()), Notes: "RFC 9727 linkset of the api skills"})
+	}
+	machine = append(machine,
+		llmstxt.Link{Name: "llms-full.txt", URL: r.published(from, r.llmsFull()), Notes: "every skill's instructions in one file"},
+		llmstxt.Link{Name: "Descriptor schema", URL: r.published(from, r.schema("skill-descriptor.schema.json")), Notes: "JSON Schema of a skill descriptor"},
+	)
+	f.Sections = append(f.Sections, llmstxt.Section{Name: "Machine-readable documents", Links: machine})
+	return f
+}
+
+// exportLinks are the exported documents the pages point at, in their
+// head (rel="alternate", rel="api-catalog") and footer.
+func exportLinks(r routes, on Exports) []exportLink {
+	var links []exportLink
+	if on.AgentSkills {
+		links = append(links, exportLink{Rel: "alternate", Type: "application/json", Title: "Agent Skills index", File: r.agentSkillsIndex()})
+	}
+	if on.APICatalog {
+		links = append(links, exportLink{Rel: "api-catalog", Type: "application/linkset+json", Title: linksetTitle, File: r.apiCatalog()})
+	}
+	if on.LLMsTxt {
+		links = append(links,
+			exportLink{Rel: "alternate", Type: "text/plain", Title: "llms.txt", File: r.llmsTxt()},
+			exportLink{Rel: "alternate", Type: "text/plain", Title: "llms-full.txt", File: r.llmsFull()})
+	}
+	return links
+}
+
+// exportLink is one exported document as a page links it.
+type exportLink struct {
+	Rel, Type, Title string
+	File             string // its file in the output
+	Href             string // the link to it from the page
+}
+
+// exportHeaders are the _headers rules of the exported documents: their
+// content types, and the Link header RFC 9727 asks for on the home page and
+// on the API catalog itself.
+func exportHeaders(r routes, on Exports) []headerRule {
+	cors := "Access-Control-Allow-Origin: *"
+	cache := "Cache-Control: public, max-age=300"
+	var rules []headerRule
+	if on.APICatalog {
+		target := r.absolute(r.apiCatalog())
+		if target == "" {
+			target = "/" + r.apiCatalog()
+		}
+		link := "Link: <" + target + `>; rel="api-catalog"`
+		rules = append(rules,
+			headerRule{"/", []string{link}},
+			headerRule{"/" + r.apiCatalog(), []string{"Content-Type: " + apicatalog.ContentType, cors, cache, link}})
+	}
+	if on.AgentSkills {
+		rules = append(rules,
+			headerRule{"/" + r.agentSkillsIndex(), []string{"Content-Type: application/json; charset=utf-8", cors, cache}},
+			headerRule{"/" + r.skillMD("*"), []string{"Content-Type: " + skillMDType, cors, cache}})
+	}
+	if on.LLMsTxt {
+		rules = append(rules,
+			headerRule{"/" + r.llmsTxt(), []string{"Content-Type: " + llmsTxtType, cors, cache}},
+			headerRule{"/" + r.llmsFull(), []string{"Content-Type: " + llmsTxtType, cors, cache}})
+	}
+	return rules
+}
