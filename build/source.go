@@ -45,17 +45,30 @@ func (f *SourceFile) load(fsys fs.FS) error {
 	return nil
 }
 
+// The source rule, the one place that says what counts as a skill source
+// (readSources walks by it; `skillcat new` finds ids through SourceIDs and
+// `skillcat serve` watches by Ignored): a regular file, or a link to one
+// inside the content directory, whose name ends in .json or .md, with no
+// name on its path beginning with "_" or ".".
+
 // isSourceName reports whether a file name is a skill source by its
 // extension.
 func isSourceName(name string) bool {
 	return strings.HasSuffix(name, ".json") || strings.HasSuffix(name, ".md")
 }
 
-// skipped reports whether a file or folder name is left out of the build,
-// with its whole subtree: names beginning with "_" or ".".
+// skipped reports whether a file or folder name is left out of the sources,
+// with its whole subtree: names beginning with "_" (drafts, and SiteFile,
+// which is read as the site's settings) or ignored ones.
 func skipped(name string) bool {
-	return strings.HasPrefix(name, "_") || strings.HasPrefix(name, ".")
+	return strings.HasPrefix(name, "_") || Ignored(name)
 }
+
+// Ignored reports whether a file or folder name is outside the build
+// altogether, with its whole subtree: names beginning with "." (version
+// control, editor files). The build reads nothing of them, so a watcher
+// need not look at them either.
+func Ignored(name string) bool { return strings.HasPrefix(name, ".") }
 
 // readSources walks fsys and returns every skill source in path order, and a
 // violation for each that cannot be read: too large, a symbolic link leading

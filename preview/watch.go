@@ -5,14 +5,15 @@ import (
 	"io/fs"
 	"path/filepath"
 	"strconv"
-	"strings"
+
+	"github.com/skillcat/skillcat/build"
 )
 
 // fingerprint sums the path of every file and folder below dirs, and the
 // size, mode and modification time of every file, so that any edit, new
-// file, new folder, removal or rename changes it. Names beginning with "." (version control,
-// editor swap files) are left out with their subtree, as the build leaves
-// them out. A directory that cannot be read counts as its error, so its
+// file, new folder, removal or rename changes it. Names the build ignores
+// (build.Ignored: version control, editor swap files) are left out with
+// their subtree. A directory that cannot be read counts as its error, so its
 // appearing or disappearing is a change too. Symbolic links are hashed as
 // links: a link the build follows leads inside the content directory,
 // which is walked anyway.
@@ -29,7 +30,7 @@ func fingerprint(dirs []string) uint64 {
 				h.Write(buf)
 				return nil
 			}
-			if p != dir && strings.HasPrefix(d.Name(), ".") {
+			if p != dir && build.Ignored(d.Name()) {
 				if d.IsDir() {
 					return filepath.SkipDir
 				}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -15,7 +14,7 @@ import (
 	"unicode/utf8"
 
 	skillcat "github.com/skillcat/skillcat"
-	"go.yaml.in/yaml/v3"
+	"github.com/skillcat/skillcat/build"
 )
 
 func init() {
@@ -154,76 +153,20 @@ func shellQuote(s string) string {
 }
 
 // findID returns the path of a source under dir whose id is id, or "". It
-// walks dir as the build does (names beginning with "_" or "." skipped)
-// and reads just the id: a source it cannot read is left to validate.
+// finds the sources and reads their ids as the build does
+// (build.SourceIDs); a source it cannot read is left to validate.
 func findID(dir, id string) string {
+	ids := build.SourceIDs(context.Background(), os.DirFS(dir))
 	found := ""
-	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || found != "" {
-			return nil
-		}
-		if p != dir && (strings.HasPrefix(d.Name(), "_") || strings.HasPrefix(d.Name(), ".")) {
-			if d.IsDir() {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !d.Type().IsRegular() {
-			return nil
-		}
-		var got string
-		switch filepath.Ext(p) {
-		case ".json":
-			got = jsonID(p)
-		case ".md":
-			got = frontMatterID(p)
-		default:
-			return nil
-		}
-		if got == id {
+	for p, got := range ids {
+		if got == id && (found == "" || p < found) {
 			found = p
-			return filepath.SkipAll
 		}
-		return nil
-	})
-	return found
-}
-
-func jsonID(p string) string {
-	data, err := os.ReadFile(p)
-	if err != nil {
+	}
+	if found == "" {
 		return ""
 	}
-	var doc struct {
-		ID string `json:"id"`
-	}
-	json.Unmarshal(data, &doc)
-	return doc.ID
-}
-
-func frontMatterID(p string) string {
-	data, err := os.ReadFile(p)
-	if err != nil {
-		return ""
-	}
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(nil, len(data)+1)
-	if !sc.Scan() || strings.TrimRight(strings.TrimPrefix(sc.Text(), "\ufeff"), " \t\r") != "---" {
-		return ""
-	}
-	var yml strings.Builder
-	for sc.Scan() {
-		if t := strings.TrimRight(sc.Text(), " \t\r"); t == "---" || t == "..." {
-			var doc struct {
-				ID string `yaml:"id"`
-			}
-			yaml.Unmarshal([]byte(yml.String()), &doc)
-			return doc.ID
-		}
-		yml.WriteString(sc.Text())
-		yml.WriteByte('\n')
-	}
-	return ""
+	return filepath.Join(dir, filepath.FromSlash(found))
 }
 
 // scaffold is what a new source says: the placeholders for one skill.
