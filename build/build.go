@@ -28,6 +28,7 @@ import (
 	"time"
 
 	skillcat "github.com/skillcat/skillcat"
+	"github.com/skillcat/skillcat/jose"
 	"github.com/skillcat/skillcat/store"
 )
 
@@ -53,6 +54,20 @@ type Config struct {
 	Time time.Time
 	// Workers bounds parallel parsing; 0 means GOMAXPROCS.
 	Workers int
+	// Signer, when set, signs /.well-known/skills.json and each
+	// /types/<type>.json (a detached JWS beside each, <document>.jws) and
+	// publishes its public key in /.well-known/jwks.json. The private key
+	// is never written anywhere.
+	Signer *jose.Signer
+	// PublishKeys are more public keys for /.well-known/jwks.json, such as
+	// the next key of a rotation.
+	PublishKeys []jose.PublicKey
+	// Previous holds the change feed this build continues (changes/index.json
+	// and its pages); nil means the feed in Out, if any.
+	Previous fs.FS
+	// ResetChanges starts a new change-feed history (a new epoch) instead
+	// of continuing the previous one.
+	ResetChanges bool
 	// Dev adds the live-reload script to every page (skillcat serve only).
 	Dev bool
 	// Cache, when set, is the rebuild cache file: an unchanged source is not

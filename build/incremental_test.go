@@ -40,6 +40,13 @@ func TestIncrementalEqualsCold(t *testing.T) {
 		steps := rapid.IntRange(1, 3).Draw(rt, "steps")
 		for s := 0; s < steps; s++ {
 			before := snapshot(rt, cached)
+			// The change feed continues the output's history; the cold
+			// build continues a copy of it (as build --previous DIR does).
+			previous := filepath.Join(dir, "previous")
+			os.RemoveAll(previous)
+			if err := os.CopyFS(filepath.Join(previous, "changes"), os.DirFS(filepath.Join(cached, "changes"))); err != nil {
+				rt.Fatal(err)
+			}
 			undo := edit(rt, content, n)
 			res, err := build.Build(context.Background(), cfg(cached, cacheFile))
 			if undo != nil {
@@ -58,7 +65,9 @@ func TestIncrementalEqualsCold(t *testing.T) {
 			}
 			cold := filepath.Join(dir, "cold")
 			os.RemoveAll(cold)
-			if _, err := build.Build(context.Background(), cfg(cold, "")); err != nil {
+			coldCfg := cfg(cold, "")
+			coldCfg.Previous = os.DirFS(previous)
+			if _, err := build.Build(context.Background(), coldCfg); err != nil {
 				rt.Fatalf("cold build: %v", err)
 			}
 			got, want := snapshot(rt, cached), snapshot(rt, cold)

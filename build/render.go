@@ -49,6 +49,9 @@ func render(ctx context.Context, cfg Config, cat *catalog, o *output, keys build
 		return fmt.Errorf("well-known index: %w", err)
 	}
 	add(r.index(), idx)
+	if cfg.Signer != nil {
+		add(r.signature(r.index()), signature(cfg, idx))
+	}
 	byType := map[string][]store.Skill{}
 	for _, s := range listed {
 		byType[s.CapabilityType] = append(byType[s.CapabilityType], s)
@@ -60,6 +63,19 @@ func render(ctx context.Context, cfg Config, cat *catalog, o *output, keys build
 			return fmt.Errorf("type index %s: %w", t, err)
 		}
 		add(file, data)
+		if cfg.Signer != nil {
+			add(r.signature(file), signature(cfg, data))
+		}
+	}
+	if cfg.Signer != nil || len(cfg.PublishKeys) > 0 {
+		add(r.keySet(), keySet(cfg))
+	}
+	feed, err := changeFeed(cfg, r, listed)
+	if err != nil {
+		return err
+	}
+	for _, f := range feed {
+		add(f.Path, f.Data)
 	}
 	schemas := skillcat.Schemas()
 	names, _ := fs.Glob(schemas, "*.schema.json")

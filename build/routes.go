@@ -120,6 +120,20 @@ func (routes) searchFile(name string) string { return "search/" + name }
 // catalogDB is the SQLite export of the listed skills.
 func (routes) catalogDB() string { return "catalog.sqlite" }
 
+// signature is the detached JWS of a signed document (an index).
+func (routes) signature(file string) string { return file + ".jws" }
+
+// keySet is the JWK Set of the catalog's signing keys.
+func (routes) keySet() string { return ".well-known/jwks.json" }
+
+// changes is the change feed's document; changePage is a page of its
+// events, named by the range it holds, so one URL always names one page.
+func (routes) changes() string     { return strings.TrimPrefix(skillcat.ChangesPath, "/") }
+func (routes) changePages() string { return "changes/pages/" }
+func (r routes) changePage(from, to int64) string {
+	return r.changePages() + strconv.FormatInt(from, 10) + "-" + strconv.FormatInt(to, 10) + ".json"
+}
+
 // sitemap, robots, headers and noJekyll are the host's files.
 func (routes) sitemap() string { return "sitemap.xml" }
 
@@ -251,6 +265,11 @@ func (r routes) headerRules() []headerRule {
 		rules = append(rules, headerRule{"/" + p, jsonHeaders})
 	}
 	rules = append(rules,
+		headerRule{"/" + r.signature("*"), []string{"Content-Type: application/jose", "Access-Control-Allow-Origin: *", "Cache-Control: public, max-age=300"}},
+		headerRule{"/" + r.keySet(), []string{"Content-Type: application/jwk-set+json", "Access-Control-Allow-Origin: *", "Cache-Control: public, max-age=300"}},
+		headerRule{"/" + r.changes(), jsonHeaders},
+		// A page of the feed never changes: it may be cached for good.
+		headerRule{"/" + r.changePages() + "*", []string{"Content-Type: application/json; charset=utf-8", "Access-Control-Allow-Origin: *", "Cache-Control: public, max-age=31536000, immutable"}},
 		headerRule{"/" + r.catalogDB(), []string{"Content-Type: application/vnd.sqlite3", "Access-Control-Allow-Origin: *"}},
 		headerRule{"/" + r.asset("*"), []string{"Cache-Control: public, max-age=3600"}},
 	)

@@ -17,7 +17,7 @@ func init() {
 }
 
 func runBuild(ctx context.Context, e *env, args []string) int {
-	fs := newFlags(e, "build", "[--content DIR] [--out DIR] [--base-url URL] [--templates DIR] [--cache FILE | --no-cache] [--strict] [--quiet] [-v]")
+	fs := newFlags(e, "build", "[--content DIR] [--out DIR] [--base-url URL] [--templates DIR] [--cache FILE | --no-cache] [--sign-key FILE] [--publish-key FILE]... [--previous DIR|URL] [--reset-changes] [--strict] [--quiet] [-v]")
 	content := fs.String("content", "content", "the content `directory` of skill sources")
 	out := fs.String("out", "public", "the output `directory`, replaced whole on success")
 	baseURL := fs.String("base-url", "", "absolute `URL` the site is served at; makes URLs absolute and adds sitemap.xml")
@@ -27,6 +27,11 @@ func runBuild(ctx context.Context, e *env, args []string) int {
 	cache := fs.String("cache", "", "the rebuild cache `file` (default .cache/skillcat/<out>.sqlite beside the output)")
 	noCache := fs.Bool("no-cache", false, "build everything from scratch and keep no cache")
 	verbose := fs.Bool("v", false, "print how long each phase took")
+	signKey := fs.String("sign-key", "", "sign the indexes with the Ed25519 private key in this PEM `file` (or set SKILLCAT_SIGN_KEY to the PEM itself)")
+	var publish, previous stringList
+	fs.Var(&publish, "publish-key", "also publish this public key `file` (JWK, JWK Set or PEM) in /.well-known/jwks.json, e.g. the next key of a rotation; repeatable")
+	fs.Var(&previous, "previous", "continue the change feed of this `DIR or URL` (a copy of the site, or the live site) instead of the output's")
+	resetChanges := fs.Bool("reset-changes", false, "start a new change-feed history (a new epoch) instead of continuing the previous one")
 	if code := parseFlags(e, fs, args); code >= 0 {
 		return code
 	}
@@ -34,7 +39,13 @@ func runBuild(ctx context.Context, e *env, args []string) int {
 	if code >= 0 {
 		return code
 	}
-	cfg.Out, cfg.BaseURL = *out, *baseURL
+	cfg.Out, cfg.BaseURL, cfg.ResetChanges = *out, *baseURL, *resetChanges
+	if code := signing(e, &cfg, *signKey, publish); code >= 0 {
+		return code
+	}
+	if code := previousFeed(ctx, e, &cfg, previous); code >= 0 {
+		return code
+	}
 	tuneGC(e)
 	if !*noCache {
 		cfg.Cache = *cache
@@ -62,6 +73,9 @@ func runBuild(ctx context.Context, e *env, args []string) int {
 			plural(countSeverity(invalid.Violations, "error"), "error"),
 			plural(countSeverity(invalid.Violations, "warning"), "warning"),
 			plural(res.Sources, "source"), unchanged(*out, err))
+		return exitInvalid
+	case errors.Is(err, build.ErrPreviousFeed):
+		fmt.Fprintf(e.stderr, "skillcat: build failed: %v; %s\n", err, unchanged(*out))
 		return exitInvalid
 	case isUsage(err):
 		fmt.Fprintln(e.stderr, "skillcat:", err)
