@@ -19,6 +19,7 @@ import (
 	"sync"
 
 	skillcat "github.com/skillcat/skillcat"
+	"github.com/skillcat/skillcat/jose"
 )
 
 // DiscoverOptions narrows what Discover fetches.
@@ -30,6 +31,12 @@ type DiscoverOptions struct {
 	// Progress, when set, is called after each descriptor is done, with
 	// how many are done and how many there are; calls never overlap.
 	Progress func(done, total int)
+	// VerifyKeys, when set, are the keys the consumer pins: the index must
+	// carry a detached signature (<index URL>.jws) that one of them
+	// verifies over the exact bytes served, or discovery stops with a
+	// problem wrapping ErrSignature before any descriptor is fetched. A key
+	// the site itself publishes is never trusted for that.
+	VerifyKeys []jose.PublicKey
 }
 
 // Catalog is a discovered catalog: its index and the skills whose
@@ -42,6 +49,10 @@ type Catalog struct {
 	// Index is the index as served, every entry included whatever the
 	// type filter.
 	Index *skillcat.SkillIndex
+
+	// Signature says whether the index is signed, by which key, and
+	// whether a pinned key verified it.
+	Signature Signature
 
 	// Skills are the verified skills, of the requested type if any,
 	// ordered by id. A skill whose descriptor failed is not among them.
@@ -163,7 +174,14 @@ func (c *Client) Discover(ctx context.Context, baseURL string, opts DiscoverOpti
 		"not verified: discovery stopped at its deadline of " + c.deadline().String()})
 	defer cancel()
 
-	index, final, err := c.fetchIndex(ctx, hc, u)
+	index, data, final, err := c.fetchIndex(ctx, hc, u)
+	var sig Signature
+	if err == nil {
+		sig, err = c.signature(ctx, hc, final, data, opts.VerifyKeys)
+		if err != nil && ctx.Err() == nil {
+			return nil, &DiscoveryError{IndexURL: final.String(), Problems: []Problem{{URL: sig.URL, Err: err}}}
+		}
+	}
 	if err != nil {
 		if parent.Err() != nil {
 			return nil, fmt.Errorf("discover %s: %w", u.Redacted(), context.Cause(parent))
@@ -179,7 +197,7 @@ func (c *Client) Discover(ctx context.Context, baseURL string, opts DiscoverOpti
 	if parent.Err() != nil {
 		return nil, fmt.Errorf("discover %s: %w", u.Redacted(), context.Cause(parent))
 	}
-	cat = &Catalog{IndexURL: final.String(), Index: index, Skills: skills}
+	cat = &Catalog{IndexURL: final.String(), Index: index, Signature: sig, Skills: skills}
 	if len(problems) > 0 {
 		return cat, &DiscoveryError{IndexURL: final.String(), Problems: problems}
 	}
@@ -187,20 +205,21 @@ func (c *Client) Discover(ctx context.Context, baseURL string, opts DiscoverOpti
 }
 
 // fetchIndex fetches, version-checks and parses the index at u. It returns
-// the URL the index came from (u itself when the fetch failed).
-func (c *Client) fetchIndex(ctx context.Context, hc *http.Client, u *url.URL) (*skillcat.SkillIndex, *url.URL, error) {
+// the index, its bytes as served, and the URL it came from (u itself when
+// the fetch failed).
+func (c *Client) fetchIndex(ctx context.Context, hc *http.Client, u *url.URL) (*skillcat.SkillIndex, []byte, *url.URL, error) {
 	data, final, err := c.fetch(ctx, hc, u)
 	if err != nil {
-		return nil, u, err
+		return nil, nil, u, err
 	}
 	if err := c.checkVersion(data); err != nil {
-		return nil, final, err
+		return nil, nil, final, err
 	}
 	index, vs := skillcat.ParseIndex(final.Redacted(), data)
 	if err := vs.Err(); err != nil {
-		return nil, final, err
+		return nil, nil, final, err
 	}
-	return index, final, nil
+	return index, data, final, nil
 }
 
 // fetchSkills fetches and verifies the descriptors of entries, at most
@@ -315,30 +334,41 @@ func (c *Client) fetchSkill(ctx context.Context, hc *http.Client, base *url.URL,
 		return Skill{}, name, &detailError{ErrHTTPSRequired, "https required: the index is served over https, its descriptors must be too"}
 	}
 
-	data, _, err := c.fetch(ctx, hc, u)
+	d, vs, err := c.fetchDescriptor(ctx, hc, u, e.Digest)
 	if err != nil {
-		if ctx.Err() == nil {
-			err = &fetchError{err}
-		}
-		return Skill{}, name, err
-	}
-	if err := checkDigest(e.Digest, data); err != nil {
-		return Skill{}, name, err
-	}
-	if err := c.checkVersion(data); err != nil {
-		return Skill{}, name, err
-	}
-	d, vs := skillcat.ParseDescriptorContext(ctx, name, data)
-	if ctx.Err() != nil {
-		return Skill{}, name, context.Cause(ctx)
-	}
-	if err := vs.Err(); err != nil {
 		return Skill{}, name, err
 	}
 	if err := matchEntry(e, d); err != nil {
 		return Skill{}, name, err
 	}
 	return Skill{Entry: e, URL: u.String(), Descriptor: d, Warnings: vs}, name, nil
+}
+
+// fetchDescriptor fetches the descriptor at u and checks it: its digest,
+// the version rule, and its validity. Its warnings come back with it. A
+// failure to fetch it is a *fetchError.
+func (c *Client) fetchDescriptor(ctx context.Context, hc *http.Client, u *url.URL, digest string) (*skillcat.SkillDescriptor, skillcat.Violations, error) {
+	data, _, err := c.fetch(ctx, hc, u)
+	if err != nil {
+		if ctx.Err() == nil {
+			err = &fetchError{err}
+		}
+		return nil, nil, err
+	}
+	if err := checkDigest(digest, data); err != nil {
+		return nil, nil, err
+	}
+	if err := c.checkVersion(data); err != nil {
+		return nil, nil, err
+	}
+	d, vs := skillcat.ParseDescriptorContext(ctx, u.Redacted(), data)
+	if ctx.Err() != nil {
+		return nil, nil, context.Cause(ctx)
+	}
+	if err := vs.Err(); err != nil {
+		return nil, nil, err
+	}
+	return d, vs, nil
 }
 
 // fetch GETs u and returns the body and the URL it came from after

@@ -75,7 +75,7 @@ func runBuild(ctx context.Context, e *env, args []string) int {
 			plural(res.Sources, "source"), unchanged(*out, err))
 		return exitInvalid
 	case errors.Is(err, build.ErrPreviousFeed):
-		fmt.Fprintf(e.stderr, "skillcat: build failed: %v; %s\n", err, unchanged(*out))
+		fmt.Fprintf(e.stderr, "skillcat: build failed: %v; %s\n", err, unchanged(*out, err))
 		return exitInvalid
 	case isUsage(err):
 		fmt.Fprintln(e.stderr, "skillcat:", err)

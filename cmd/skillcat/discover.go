@@ -15,6 +15,7 @@ import (
 
 	skillcat "github.com/skillcat/skillcat"
 	"github.com/skillcat/skillcat/client"
+	"github.com/skillcat/skillcat/jose"
 )
 
 func init() {
@@ -45,12 +46,18 @@ func runDiscover(ctx context.Context, e *env, args []string) int {
 	concurrency := fs.Int("concurrency", client.DefaultConcurrency, "how many descriptors to fetch at once")
 	deadline := fs.Duration("deadline", client.DefaultDeadline, "time allowed for the whole discovery; descriptors not verified by then are reported")
 	maxFailures := fs.Int("max-failures", client.DefaultMaxFailures, "stop after this many descriptors in a row could not be fetched (0: never stop)")
+	var verifyKeys stringList
+	fs.Var(&verifyKeys, "verify-key", "require the index to be signed by this pinned public key `file` (JWK, JWK Set or PEM); repeatable")
+	since := fs.Int64("since", -1, "print the change feed's events after sequence number `N` (0: the whole history) instead of the skills")
+	epoch := fs.String("epoch", "", "with --since: the feed `epoch` N belongs to; a reset history is then an error")
 	fs.Usage = func() {
 		w := fs.Output()
 		fmt.Fprintln(w, "Usage: skillcat discover URL [flags]")
 		fmt.Fprintln(w, "\nFetches URL/.well-known/skills.json (or URL itself when it ends in .json),")
 		fmt.Fprintln(w, "verifies every descriptor it lists (digest, validity, agreement with the index)")
 		fmt.Fprintln(w, "and prints the skills. URL must be https, or http on localhost.")
+		fmt.Fprintln(w, "With --verify-key, the index must carry a signature (.jws) by a pinned key.")
+		fmt.Fprintln(w, "With --since N, prints what changed after event N (the change feed) instead.")
 		fmt.Fprintln(w, "\nFlags:")
 		fs.PrintDefaults()
 	}
@@ -81,6 +88,8 @@ func runDiscover(ctx context.Context, e *env, args []string) int {
 		return usageErr("--type must be one of plugin, api, knowledge, task; got %q", *typ)
 	case *format != "text" && *format != "json":
 		return usageErr("--format must be text or json; got %q", *format)
+	case *epoch != "" && *since < 0:
+		return usageErr("--epoch goes with --since")
 	case *major == 0:
 		return usageErr("--supported-major must be at least 1")
 	case *timeout <= 0:
@@ -99,6 +108,15 @@ func runDiscover(ctx context.Context, e *env, args []string) int {
 		return usageErr("%v", err)
 	}
 
+	var pinned []jose.PublicKey
+	for _, name := range verifyKeys {
+		keys, code := readPublicKeys(e, "--verify-key", name)
+		if code >= 0 {
+			return code
+		}
+		pinned = append(pinned, keys...)
+	}
+
 	c := &client.Client{
 		SupportedMajor: *major,
 		Timeout:        *timeout,
@@ -110,13 +128,26 @@ func runDiscover(ctx context.Context, e *env, args []string) int {
 	if *maxFailures == 0 {
 		c.MaxFailures = -1
 	}
-	opts := client.DiscoverOptions{Type: skillcat.CapabilityType(*typ)}
+	if *since >= 0 {
+		return followChanges(ctx, e, c, pos[0], client.ChangesOptions{Since: *since, Epoch: *epoch}, *format)
+	}
+	opts := client.DiscoverOptions{Type: skillcat.CapabilityType(*typ), VerifyKeys: pinned}
 	p := &progress{w: e.stderr}
 	if isTerminal(e.stderr) {
 		opts.Progress = p.report
 	}
 	cat, err := c.Discover(ctx, pos[0], opts)
 	p.clear()
+	if cat != nil {
+		switch sig := cat.Signature; {
+		case sig.Verified:
+			fmt.Fprintf(e.stderr, "skillcat: discover: the index signature verifies with the pinned key %s\n", printable(sig.KID))
+		case sig.Signed:
+			fmt.Fprintf(e.stderr, "skillcat: discover: the index is signed by key %s (not verified: pin a key with --verify-key)\n", printable(sig.KID))
+		default:
+			fmt.Fprintln(e.stderr, "skillcat: discover: the index is not signed")
+		}
+	}
 	if cat != nil {
 		var werr error
 		if *format == "json" {
