@@ -277,7 +277,7 @@ func build(ctx context.Context, cfg Config, cache *store.CacheTx) (*Result, erro
 	defer o.abandon()
 	if err := render(ctx, cfg, cat, o, keys); err != nil {
 		var pe *fs.PathError
-		if cache != nil && ctx.Err() == nil && !errors.As(err, &pe) {
+		if cache != nil && ctx.Err() == nil && !errors.As(err, &pe) && !errors.Is(err, ErrPreviousFeed) {
 			return res, fmt.Errorf("%w: render: %v", errCache, err) // rendering what the cache gave failed
 		}
 		return res, fmt.Errorf("render: %w", ctxErr(ctx, err))

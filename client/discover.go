@@ -37,6 +37,11 @@ type DiscoverOptions struct {
 	// problem wrapping ErrSignature before any descriptor is fetched. A key
 	// the site itself publishes is never trusted for that.
 	VerifyKeys []jose.PublicKey
+
+	// CheckSignature, when set without VerifyKeys, looks for the index's
+	// signature and reports in Catalog.Signature whether there is one and
+	// which key it names (unverified: only pinned keys verify).
+	CheckSignature bool
 }
 
 // Catalog is a discovered catalog: its index and the skills whose
@@ -176,7 +181,7 @@ func (c *Client) Discover(ctx context.Context, baseURL string, opts DiscoverOpti
 
 	index, data, final, err := c.fetchIndex(ctx, hc, u)
 	var sig Signature
-	if err == nil {
+	if err == nil && (opts.CheckSignature || len(opts.VerifyKeys) > 0) {
 		sig, err = c.signature(ctx, hc, final, data, opts.VerifyKeys)
 		if err != nil && ctx.Err() == nil {
 			return nil, &DiscoveryError{IndexURL: final.String(), Problems: []Problem{{URL: sig.URL, Err: err}}}

@@ -131,7 +131,7 @@ func runDiscover(ctx context.Context, e *env, args []string) int {
 	if *since >= 0 {
 		return followChanges(ctx, e, c, pos[0], client.ChangesOptions{Since: *since, Epoch: *epoch}, *format)
 	}
-	opts := client.DiscoverOptions{Type: skillcat.CapabilityType(*typ), VerifyKeys: pinned}
+	opts := client.DiscoverOptions{Type: skillcat.CapabilityType(*typ), VerifyKeys: pinned, CheckSignature: true}
 	p := &progress{w: e.stderr}
 	if isTerminal(e.stderr) {
 		opts.Progress = p.report
