@@ -24,7 +24,13 @@ func (c *Client) DiscoverSkill(ctx context.Context, baseURL, id string, opts Dis
 		return nil, err
 	}
 	hc := c.httpClient()
-	index, final, err := c.fetchIndex(ctx, hc, u)
+	index, data, final, err := c.fetchIndex(ctx, hc, u)
+	if err == nil && (opts.CheckSignature || len(opts.VerifyKeys) > 0) {
+		// With pinned keys, the index must be signed by one of them.
+		if _, serr := c.signature(ctx, hc, final, data, opts.VerifyKeys); serr != nil && ctx.Err() == nil {
+			return nil, &DiscoveryError{IndexURL: final.String(), Problems: []Problem{{URL: final.Redacted() + ".jws", Err: serr}}}
+		}
+	}
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, fmt.Errorf("discover %s: %w", u.Redacted(), context.Cause(ctx))
