@@ -170,7 +170,12 @@ func (e *ResponseError) Unwrap() []error {
 //
 // A failed or cancelled execution is not an error: the response says so
 // (its Error member tells why), whatever HTTP status it came with.
-func (c *Client) Invoke(ctx context.Context, d *skillcat.SkillDescriptor, inputs json.RawMessage, opts InvokeOptions) (*skillcat.InvocationResponse, error) {
+func (c *Client) Invoke(ctx context.Context, d *skillcat.SkillDescriptor, inputs json.RawMessage, opts InvokeOptions) (resp *skillcat.InvocationResponse, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			resp, err = nil, fmt.Errorf("invoke %s: %w: %v", d.ID, ErrInternal, r)
+		}
+	}()
 	if d == nil {
 		return nil, errors.New("invoke: nil descriptor")
 	}
@@ -195,7 +200,7 @@ func (c *Client) Invoke(ctx context.Context, d *skillcat.SkillDescriptor, inputs
 		return nil, err
 	}
 	resp, next, err := inv.exchange(ctx, hreq, body, nil, false)
-	if err != nil || opts.Wait < 0 || resp.Status.Terminal() {
+	if err != nil || inv.opts.Wait < 0 || resp.Status.Terminal() {
 		return resp, err
 	}
 	return inv.poll(ctx, resp, next)
@@ -207,7 +212,12 @@ func (c *Client) Invoke(ctx context.Context, d *skillcat.SkillDescriptor, inputs
 // sent at once. statusURL must have the origin of the skill's endpoint
 // (opts.Endpoint when set), the only origin the credential goes to. The
 // errors are those of Invoke.
-func (c *Client) Poll(ctx context.Context, d *skillcat.SkillDescriptor, statusURL string, opts InvokeOptions) (*skillcat.InvocationResponse, error) {
+func (c *Client) Poll(ctx context.Context, d *skillcat.SkillDescriptor, statusURL string, opts InvokeOptions) (resp *skillcat.InvocationResponse, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			resp, err = nil, fmt.Errorf("poll %s: %w: %v", statusURL, ErrInternal, r)
+		}
+	}()
 	if d == nil {
 		return nil, errors.New("poll: nil descriptor")
 	}

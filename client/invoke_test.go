@@ -458,8 +458,8 @@ func TestInvokePolling(t *testing.T) {
 		if resp.Status != skillcat.StatusSucceeded || string(resp.Output) != `{"temp_c":3.5}` {
 			t.Fatalf("got %s %s, want succeeded", resp.Status, resp.Output)
 		}
-		if n := len(e.requests()); n != 5 {
-			t.Errorf("got %d requests, want 5 (invoke, 3 running, succeeded)", n)
+		if n := len(e.requests()); n != 4 {
+			t.Errorf("got %d requests, want 4 (invoke, 2 running, succeeded)", n)
 		}
 	})
 	t.Run("ErrStillRunning", func(t *testing.T) {

@@ -13,17 +13,26 @@ import (
 var ErrNotListed = errors.New("skill not listed")
 
 // DiscoverSkill fetches the index of the catalog at baseURL, as Discover
-// does, and verifies only the descriptor of the skill id. It returns the
+// does (within Deadline), and verifies only the descriptor of the skill id. It returns the
 // skill, or a *DiscoveryError with the one problem found: with the index,
 // an id the index does not list (ErrNotListed), or with the descriptor
 // (the errors of Discover). opts applies as it does to Discover; its Type,
 // when set, must be the skill's type.
-func (c *Client) DiscoverSkill(ctx context.Context, baseURL, id string, opts DiscoverOptions) (*Skill, error) {
+func (c *Client) DiscoverSkill(ctx context.Context, baseURL, id string, opts DiscoverOptions) (skill *Skill, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			skill, err = nil, fmt.Errorf("discover %s: %w: %v", baseURL, ErrInternal, r)
+		}
+	}()
 	u, err := IndexURL(baseURL)
 	if err != nil {
 		return nil, err
 	}
 	hc := c.httpClient()
+	parent := ctx
+	ctx, cancel := context.WithTimeoutCause(ctx, c.deadline(), &detailError{ErrStopped,
+		"not verified: discovery stopped at its deadline of " + c.deadline().String()})
+	defer cancel()
 	index, data, final, err := c.fetchIndex(ctx, hc, u)
 	if err == nil && (opts.CheckSignature || len(opts.VerifyKeys) > 0) {
 		// With pinned keys, the index must be signed by one of them.
@@ -32,8 +41,8 @@ func (c *Client) DiscoverSkill(ctx context.Context, baseURL, id string, opts Dis
 		}
 	}
 	if err != nil {
-		if ctx.Err() != nil {
-			return nil, fmt.Errorf("discover %s: %w", u.Redacted(), context.Cause(ctx))
+		if parent.Err() != nil {
+			return nil, fmt.Errorf("discover %s: %w", u.Redacted(), context.Cause(parent))
 		}
 		return nil, &DiscoveryError{IndexURL: u.String(), Problems: []Problem{{URL: final.Redacted(), Err: err}}}
 	}
@@ -54,8 +63,8 @@ func (c *Client) DiscoverSkill(ctx context.Context, baseURL, id string, opts Dis
 	}
 	s, name, err := c.fetchSkill(ctx, hc, final, *entry)
 	if err != nil {
-		if ctx.Err() != nil {
-			return nil, fmt.Errorf("discover %s: %w", u.Redacted(), context.Cause(ctx))
+		if parent.Err() != nil {
+			return nil, fmt.Errorf("discover %s: %w", u.Redacted(), context.Cause(parent))
 		}
 		return nil, &DiscoveryError{IndexURL: final.String(), Problems: []Problem{{ID: id, URL: name, Err: err}}}
 	}

@@ -25,8 +25,8 @@
 // (HTTP 501), since the mock knows no other answers.
 //
 // With Handler.Polls above zero an execution is first accepted (HTTP 202
-// with a Location) and answers running to that many polls before it
-// succeeds, to exercise a client's polling.
+// with a Location) and answers running to the polls before the last, to
+// exercise a client's polling.
 //
 // The mock checks that an api_key or oauth2 credential is present (and
 // equals Handler.Credential when that is set); it cannot follow a custom
@@ -69,9 +69,15 @@ type Handler struct {
 	// accepted; otherwise any non-empty one is.
 	Credential string
 
-	// Polls is how many polls an execution answers running before it
-	// succeeds; 0 answers every invocation at once.
+	// Polls is how many polls an execution takes: above zero, an
+	// invocation is accepted (202 with a Location), its earlier polls
+	// answer running and poll number Polls answers succeeded; 0 answers
+	// every invocation at once.
 	Polls int
+
+	// RetryAfter, when above zero, is the Retry-After (in seconds) sent
+	// with every answer that is not final.
+	RetryAfter int
 
 	// Now is the clock of the timestamps; nil means time.Now.
 	Now func() time.Time
@@ -157,6 +163,7 @@ func (h *Handler) invoke(w http.ResponseWriter, r *http.Request, id string) {
 		}
 	}
 	if vs.HasErrors() {
+		vs.Sort()
 		h.fail(w, http.StatusBadRequest, d.ID, "invalid_request", describe(vs))
 		return
 	}
@@ -168,7 +175,7 @@ func (h *Handler) invoke(w http.ResponseWriter, r *http.Request, id string) {
 		return
 	}
 	now := h.now()
-	e := &execution{skill: d, created: now, output: ex.Output, polls: h.Polls}
+	e := &execution{skill: d, created: now, output: ex.Output, polls: h.Polls - 1}
 	execID := newExecutionID()
 	if h.Polls <= 0 {
 		h.write(w, http.StatusOK, e.response(execID, now))
@@ -176,6 +183,7 @@ func (h *Handler) invoke(w http.ResponseWriter, r *http.Request, id string) {
 	}
 	h.keep(execID, e)
 	w.Header().Set("Location", "../executions/"+execID)
+	h.retryAfter(w)
 	h.write(w, http.StatusAccepted, &skillcat.InvocationResponse{
 		ExecutionID: execID, Status: skillcat.StatusAccepted, SkillID: d.ID,
 		Timestamps: skillcat.Timestamps{CreatedAt: now},
@@ -207,6 +215,7 @@ func (h *Handler) status(w http.ResponseWriter, r *http.Request, execID string) 
 	h.mu.Unlock()
 	now := h.now()
 	if left > 0 {
+		h.retryAfter(w)
 		h.write(w, http.StatusOK, &skillcat.InvocationResponse{
 			ExecutionID: execID, Status: skillcat.StatusRunning, SkillID: e.skill.ID,
 			Timestamps: skillcat.Timestamps{CreatedAt: e.created, StartedAt: e.created},
@@ -214,6 +223,12 @@ func (h *Handler) status(w http.ResponseWriter, r *http.Request, execID string) 
 		return
 	}
 	h.write(w, http.StatusOK, e.response(execID, now))
+}
+
+func (h *Handler) retryAfter(w http.ResponseWriter) {
+	if h.RetryAfter > 0 {
+		w.Header().Set("Retry-After", strconv.Itoa(h.RetryAfter))
+	}
 }
 
 // response is the execution's succeeded answer.
