@@ -2,11 +2,16 @@ package browsertest
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/base64"
+	"fmt"
 	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/skillcat/skillcat/build"
 )
 
 // xssFixture is a catalog whose every text carries markup meant to run:
@@ -71,9 +76,27 @@ var xssText = map[string][]string{
 	},
 }
 
-// TestXSS serves the fixture without a Content-Security-Policy, so the
-// escaping alone must keep every payload inert, and checks that each one
-// is shown as the text it is.
+// encodedTargets is how many encoded javascript:, data: and vbscript:
+// targets testdata/xss/encoded.md holds, each as a link, an image and a
+// reference definition.
+const encodedTargets = 42
+
+// inlineProbe is the inline script that the pages' <meta> policy must block.
+const inlineProbe = "window.__inline = true"
+
+func init() {
+	page := "skills/xss.encoded/"
+	for i := range encodedTargets {
+		for _, kind := range []string{"link", "image", "ref"} {
+			xssText[page] = append(xssText[page], fmt.Sprintf("enc-%s-%d", kind, i))
+		}
+	}
+}
+
+// TestXSS serves the fixture without a Content-Security-Policy header, so
+// the escaping alone (and the policy each page carries in a <meta>) must
+// keep every payload inert, and checks that each one is shown as the text
+// it is.
 func TestXSS(t *testing.T) {
 	s := builtSite(t, xssFixture, false)
 	ctx := newTab(t)
@@ -113,6 +136,26 @@ func TestXSS(t *testing.T) {
 			if n := eval[int](t, ctx, `Array.from(document.querySelectorAll("[href],[src],[action],[formaction]")).filter(e => /^\s*(javascript|vbscript|data):/i.test(e.getAttribute("href") || e.getAttribute("src") || e.getAttribute("action") || e.getAttribute("formaction") || "")).length`); n != 0 {
 				t.Errorf("/%s: %d links to javascript:, vbscript: or data:", p, n)
 			}
+			// As the browser resolves them: every link goes to http(s),
+			// mailto, or this site.
+			bad := eval[[]string](t, ctx, `Array.from(document.querySelectorAll("a[href], area[href]")).map(a => a.protocol + " " + a.getAttribute("href")).filter(h => !/^(https?|mailto):/.test(h))`)
+			for _, h := range bad {
+				t.Errorf("/%s: a live link %q", p, h)
+			}
+		}
+	})
+	t.Run("MetaPolicyInForce", func(t *testing.T) {
+		// No header carries the policy here: the page's <meta> must.
+		for _, p := range pages {
+			load(t, ctx, s.URL+p)
+			if got := eval[string](t, ctx, `(document.head.querySelector('meta[http-equiv="Content-Security-Policy"]') || {}).content || ""`); got != build.MetaContentSecurityPolicy {
+				t.Errorf("/%s: meta policy %q, want %q", p, got, build.MetaContentSecurityPolicy)
+			}
+		}
+		load(t, ctx, s.URL)
+		ran := eval[bool](t, ctx, `(() => { const s = document.createElement("script"); s.textContent = "`+inlineProbe+`"; document.body.append(s); return window.__inline === true; })()`)
+		if ran {
+			t.Errorf("an inline script ran: the <meta> policy is not in force")
 		}
 	})
 	t.Run("PrivateSkillNowhere", func(t *testing.T) {
@@ -138,7 +181,11 @@ func TestXSS(t *testing.T) {
 	})
 	// Broken image requests (src=x) would show here; nothing may be fetched
 	// beyond the site's own files.
+	probeHash := sha256.Sum256([]byte(inlineProbe))
 	for _, p := range w.problems() {
+		if strings.Contains(p, "sha256-"+base64.StdEncoding.EncodeToString(probeHash[:])) {
+			continue // the probe of MetaPolicyInForce, blocked as it should be
+		}
 		if strings.Contains(p, "HTTP 404 for "+s.URL+"no/such/page/") || strings.Contains(p, "404 (Not Found)") && strings.Contains(p, "no/such/page") {
 			continue
 		}
@@ -163,9 +210,11 @@ func checkInert(t *testing.T, ctx context.Context) {
 			}
 		}
 		for (const e of document.querySelectorAll("script")) {
-			if (!/\/assets\/(app|livereload)\.js$/.test(e.src)) out.push("script " + (e.src || e.textContent.slice(0, 40)));
+			if (!/\/assets\/(app|livereload|search)\.js$/.test(e.src)) out.push("script " + (e.src || e.textContent.slice(0, 40)));
 		}
 		for (const e of document.querySelectorAll("iframe, frame, object, embed, style, body img:not(.brand-logo), svg:not(.brand-logo), svg *[href], base, meta[http-equiv]")) {
+			// The site's own policy, first in <head>, is the one allowed.
+			if (e === document.head.querySelector("meta[http-equiv]") && e.httpEquiv === "Content-Security-Policy") continue;
 			out.push("element <" + e.tagName.toLowerCase() + ">");
 		}
 		return out;

@@ -424,7 +424,12 @@ func load(ctx context.Context, cfg Config, cache *store.CacheTx) (*catalog, *Res
 	display := sourceName(cfg)
 	skip, _ := outputWithin(cfg)
 	files, vs := readSources(cfg.Content, display, skip)
-	res.Sources = len(files) + len(vs)
+	res.Sources = len(files)
+	for _, v := range vs {
+		if v.Severity == skillcat.SeverityError {
+			res.Sources++ // a source that cannot be read
+		}
+	}
 	if res.Sources == 0 {
 		vs = append(vs, skillcat.Violation{File: display("."), Field: skillcat.FileField, Severity: skillcat.SeverityWarning,
 			Reason: "no skill sources found: add *.json or *.md files (names starting with _ or . are skipped)"})

@@ -2,6 +2,7 @@ package build
 
 import (
 	"bytes"
+	"net/url"
 	"strconv"
 	"strings"
 	"unicode"
@@ -188,12 +189,13 @@ func (safeRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
 	})
 	reg.Register(ast.KindLink, func(w util.BufWriter, source []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
 		n := node.(*ast.Link)
-		if !safeURL(n.Destination) {
+		dest, ok := linkTarget(n.Destination)
+		if !ok {
 			return ast.WalkContinue, nil // the text stays, the link goes
 		}
 		if entering {
 			_, _ = w.WriteString(`<a href="`)
-			_, _ = w.Write(util.EscapeHTML(util.URLEscape(n.Destination, true)))
+			_, _ = w.Write(util.EscapeHTML(util.URLEscape(dest, false)))
 			_ = w.WriteByte('"')
 			if n.Title != nil {
 				_, _ = w.WriteString(` title="`)
@@ -228,11 +230,11 @@ func (safeRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
 	})
 	reg.Register(ast.KindImage, func(w util.BufWriter, source []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
 		n := node.(*ast.Image)
-		ok := safeURL(n.Destination)
+		dest, ok := linkTarget(n.Destination)
 		if entering {
 			if ok {
 				_, _ = w.WriteString(`<a class="image-link" href="`)
-				_, _ = w.Write(util.EscapeHTML(util.URLEscape(n.Destination, true)))
+				_, _ = w.Write(util.EscapeHTML(util.URLEscape(dest, false)))
 				_, _ = w.WriteString(`">`)
 			}
 			_, _ = w.WriteString(`<span class="image-alt">`)
@@ -330,6 +332,23 @@ func hasLink(n ast.Node) bool {
 		return ast.WalkContinue, nil
 	})
 	return found
+}
+
+// linkTarget decodes a link or image destination as CommonMark does
+// (backslash escapes, numeric and named character references) and reports
+// whether the decoded target may be rendered (safeURL), also once
+// percent-decoded. It is the decoded target that must be written, escaped
+// but not decoded again: checking the raw destination would let
+// "&#106;avascript:" through, to be decoded into a live "javascript:" link.
+func linkTarget(dest []byte) ([]byte, bool) {
+	decoded := util.ResolveEntityNames(util.ResolveNumericReferences(util.UnescapePunctuations(dest)))
+	if !safeURL(decoded) {
+		return nil, false
+	}
+	if unescaped, err := url.PathUnescape(string(decoded)); err == nil && !safeURL([]byte(unescaped)) {
+		return nil, false
+	}
+	return decoded, true
 }
 
 // safeURL reports whether a link target may be rendered: one without a

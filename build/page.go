@@ -80,6 +80,7 @@ var templateFuncs = template.FuncMap{
 	"typeLabel": typeTitle,
 	"typeNote":  typeNote,
 	"siteURL":   siteURL,
+	"csp":       func() string { return MetaContentSecurityPolicy },
 }
 
 // siteURL makes a site setting's URL (the logo) usable from a page: an

@@ -240,7 +240,12 @@ func headersFile(r routes, more []headerRule) []byte {
 
 // ContentSecurityPolicy is the policy the pages are built to work under: no
 // inline script or style, nothing from other origins.
-const ContentSecurityPolicy = "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+const ContentSecurityPolicy = MetaContentSecurityPolicy + "; frame-ancestors 'none'"
+
+// MetaContentSecurityPolicy is the same policy as every page carries in a
+// <meta http-equiv>, for the hosts that send no _headers (GitHub Pages,
+// S3): all of it but frame-ancestors, which browsers ignore in a <meta>.
+const MetaContentSecurityPolicy = "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'"
 
 var xmlEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;", "'", "&apos;")
 

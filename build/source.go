@@ -34,6 +34,11 @@ func (f *SourceFile) load(fsys fs.FS) error {
 	if f.Data != nil {
 		return nil
 	}
+	// Opening a FIFO blocks until a writer comes, so it is never opened,
+	// even if one replaced the file since the walk.
+	if info, err := fs.Stat(fsys, f.at); err == nil && !info.Mode().IsRegular() {
+		return errNotRegular
+	}
 	data, err := fs.ReadFile(fsys, f.at)
 	if err != nil {
 		return errors.New("cannot read file: " + plainErr(err))
@@ -144,12 +149,14 @@ func (r *reader) walkAs(dir, real string, depth int) {
 		}
 		switch {
 		case e.IsDir() && (routes{}).isBuiltSite(r.fsys, at):
-			// A site skillcat built (an --out inside the content folder)
-			// holds published descriptors, never sources.
+			// A site skillcat built (an old --out copied in) holds
+			// published descriptors, never sources.
+			r.vs = append(r.vs, skillcat.Violation{File: r.display(logical), Field: skillcat.FileField, Severity: skillcat.SeverityWarning,
+				Reason: "folder holds a site skillcat built (" + (routes{}).index() + "), so none of its files is read as a source; move it out of the content folder, or rename it to start with _ to keep it"})
 		case e.IsDir():
 			r.walkAs(logical, at, depth+1)
-		case typ.IsRegular() && isSourceName(name):
-			r.read(logical, at)
+		case isSourceName(name):
+			r.read(logical, at) // a FIFO or socket is reported, never opened
 		}
 	}
 }
@@ -210,11 +217,18 @@ func (r *reader) resolve(p string) (target string, isDir bool, err error) {
 	return cur, info.IsDir(), nil
 }
 
-// read reads one source file, checking its size first.
+var errNotRegular = errors.New("is not a regular file (a FIFO, socket or device, or a link to one); only regular files are read as sources")
+
+// read reads one source file, checking its size first. Only regular files
+// are read: a FIFO would block the build for ever.
 func (r *reader) read(logical, at string) {
 	info, err := fs.Stat(r.fsys, at)
 	if err != nil {
 		r.fail(logical, "cannot read file: "+plainErr(err))
+		return
+	}
+	if !info.Mode().IsRegular() {
+		r.fail(logical, errNotRegular.Error())
 		return
 	}
 	if info.Size() > MaxSourceSize {

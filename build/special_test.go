@@ -1,0 +1,70 @@
+package build_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"syscall"
+	"testing"
+	"testing/fstest"
+	"time"
+
+	"github.com/skillcat/skillcat/build"
+)
+
+// TestSourceNotRegular checks that a FIFO named as a source, or a link to
+// one, is reported and never opened: opening it would block the build for
+// ever.
+func TestSourceNotRegular(t *testing.T) {
+	content := t.TempDir()
+	if err := syscall.Mkfifo(filepath.Join(content, "_pipe"), 0o644); err != nil {
+		t.Skipf("cannot make a FIFO: %v", err)
+	}
+	if err := syscall.Mkfifo(filepath.Join(content, "fifo.json"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("_pipe", filepath.Join(content, "link.json")); err != nil {
+		t.Skipf("cannot make symbolic links: %v", err)
+	}
+	if err := os.WriteFile(filepath.Join(content, "ok.json"), jsonSource(descriptor("ok")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		_, err := build.Validate(context.Background(), config(os.DirFS(content), ""))
+		done <- err
+	}()
+	var err error
+	select {
+	case err = <-done:
+	case <-time.After(20 * time.Second):
+		t.Fatal("validate hangs on a FIFO")
+	}
+	assertLines(t, lines(violations(t, err)), []string{
+		"content/fifo.json:1:1: (file): is not a regular file (a FIFO, socket or device, or a link to one); only regular files are read as sources",
+		"content/link.json:1:1: (file): is not a regular file (a FIFO, socket or device, or a link to one); only regular files are read as sources",
+	})
+}
+
+// TestBuiltSiteFolderWarned checks that a content subfolder holding a
+// built site (an old output copied in) is skipped with a warning naming it.
+func TestBuiltSiteFolderWarned(t *testing.T) {
+	fsys := fstest.MapFS{
+		"a.json":                          {Data: jsonSource(descriptor("a"))},
+		"old/.well-known/skills.json":     {Data: []byte(`{}`)},
+		"old/skills/b.json":               {Data: jsonSource(descriptor("b"))},
+		"deep/er/.well-known/skills.json": {Data: []byte(`{}`)},
+	}
+	res, err := build.Validate(context.Background(), config(fsys, ""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const reason = "folder holds a site skillcat built (.well-known/skills.json), so none of its files is read as a source; move it out of the content folder, or rename it to start with _ to keep it"
+	assertLines(t, lines(res.Warnings), []string{
+		"content/deep/er: warning: (file): " + reason,
+		"content/old: warning: (file): " + reason,
+	})
+	if res.Sources != 1 {
+		t.Errorf("counted %d sources, want 1", res.Sources)
+	}
+}
