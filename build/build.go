@@ -75,6 +75,10 @@ type Config struct {
 	// output file not written again. A missing or corrupt cache means a
 	// cold build. Empty means no cache.
 	Cache string
+	// Host names the host the site is deployed to (one of Hosts, such as
+	// "netlify"); the build warns when the output crosses its limits. It
+	// overrides the "host" setting of the content's _index.md.
+	Host string
 }
 
 // Result summarizes a build or validation run.
@@ -87,8 +91,12 @@ type Result struct {
 	UpToDate  bool                // nothing changed since the cached build
 	Notice    string              // one line about the rebuild cache, such as that it was damaged and dropped
 	Warnings  skillcat.Violations // warnings that did not fail the run
-	Duration  time.Duration
-	Phases    []Phase // how long each phase took, in order
+	Output    OutputStats         // the size of the whole output, written or kept
+	// HostWarnings says which limits of the chosen host (Config.Host or
+	// _index.md) the output crosses, and what to do.
+	HostWarnings []string
+	Duration     time.Duration
+	Phases       []Phase // how long each phase took, in order
 }
 
 // Phase is the name and duration of one phase of a run.
@@ -261,6 +269,11 @@ func build(ctx context.Context, cfg Config, cache *store.CacheTx) (*Result, erro
 			prev = nil // a new date stamps every file: write them all
 		}
 		if res, ok, err := upToDate(ctx, cfg, cache, keys, prev); err != nil || ok {
+			if ok {
+				site, _ := readSite(cfg.Content, func(p string) string { return p })
+				res.Output = statOutput(prev)
+				res.HostWarnings = hostWarnings(cfg, site, res.Output)
+			}
 			return res, err
 		}
 	}
@@ -288,6 +301,8 @@ func build(ctx context.Context, cfg Config, cache *store.CacheTx) (*Result, erro
 	}
 	res.timed("export and swap", &mark)
 	res.Files = o.written
+	res.Output = statOutput(o.records)
+	res.HostWarnings = hostWarnings(cfg, cat.site, res.Output)
 	if cache != nil {
 		if err := recordBuild(cache, o, keys, cat, res); err != nil {
 			cache.Rollback() // the site is built; the next build starts cold
@@ -311,6 +326,9 @@ func ctxErr(ctx context.Context, err error) error {
 }
 
 func checkConfig(cfg *Config) error {
+	if _, ok := LookupHost(cfg.Host); cfg.Host != "" && !ok {
+		return fmt.Errorf("%w: --host %q: unknown host; one of %s", ErrConfig, cfg.Host, HostNames())
+	}
 	if strings.TrimSpace(cfg.Out) == "" {
 		return fmt.Errorf("%w: --out is empty; name the output folder, such as public", ErrConfig)
 	}

@@ -2,6 +2,7 @@ package build
 
 import (
 	"errors"
+	"fmt"
 	"html/template"
 	"io/fs"
 
@@ -19,6 +20,7 @@ type Site struct {
 	Title       string
 	Description string
 	Logo        string        // a path inside the site, or an absolute URL
+	Host        string        // where the site is deployed (Hosts), for its limits; "" for none
 	Intro       template.HTML // rendered Markdown
 	IntroSource string        // the intro's Markdown
 	Exports     Exports       // the discovery formats published
@@ -50,7 +52,7 @@ func readSite(fsys fs.FS, display func(string) string) (Site, skillcat.Violation
 	for _, f := range []struct {
 		name string
 		dst  *string
-	}{{"title", &site.Title}, {"description", &site.Description}, {"logo", &site.Logo}} {
+	}{{"title", &site.Title}, {"description", &site.Description}, {"logo", &site.Logo}, {"host", &site.Host}} {
 		n := root.Get(f.name)
 		if n == nil {
 			continue
@@ -59,6 +61,13 @@ func readSite(fsys fs.FS, display func(string) string) (Site, skillcat.Violation
 			vs = append(vs, skillcat.Violation{File: name, Line: n.Line, Column: n.Column, Pointer: "/" + f.name, Field: f.name,
 				Reason: "must be a non-empty string", Severity: skillcat.SeverityError})
 			continue
+		}
+		if f.name == "host" {
+			if _, ok := LookupHost(n.Text); !ok {
+				vs = append(vs, skillcat.Violation{File: name, Line: n.Line, Column: n.Column, Pointer: "/host", Field: "host",
+					Reason: fmt.Sprintf("unknown host %q; one of %s", n.Text, HostNames()), Severity: skillcat.SeverityError})
+				continue
+			}
 		}
 		*f.dst = n.Text
 	}

@@ -17,7 +17,7 @@ func init() {
 }
 
 func runBuild(ctx context.Context, e *env, args []string) int {
-	fs := newFlags(e, "build", "[--content DIR] [--out DIR] [--base-url URL] [--templates DIR] [--cache FILE | --no-cache] [--sign-key FILE] [--publish-key FILE]... [--previous DIR|URL] [--reset-changes] [--strict] [--quiet] [-v]")
+	fs := newFlags(e, "build", "[--content DIR] [--out DIR] [--base-url URL] [--templates DIR] [--cache FILE | --no-cache] [--sign-key FILE] [--publish-key FILE]... [--previous DIR|URL] [--reset-changes] [--host NAME] [--strict] [--quiet] [-v]")
 	content := fs.String("content", "content", "the content `directory` of skill sources")
 	out := fs.String("out", "public", "the output `directory`, replaced whole on success")
 	baseURL := fs.String("base-url", "", "absolute `URL` the site is served at; makes URLs absolute and adds sitemap.xml")
@@ -32,6 +32,7 @@ func runBuild(ctx context.Context, e *env, args []string) int {
 	fs.Var(&publish, "publish-key", "also publish this public key `file` (JWK, JWK Set or PEM) in /.well-known/jwks.json, e.g. the next key of a rotation; repeatable")
 	fs.Var(&previous, "previous", "continue the change feed of this `DIR or URL` (a copy of the site, or the live site) instead of the output's")
 	resetChanges := fs.Bool("reset-changes", false, "start a new change-feed history (a new epoch) instead of continuing the previous one")
+	host := fs.String("host", "", "warn when the output crosses the limits of this `host`: "+build.HostNames()+" (default: the host setting of _index.md)")
 	if code := parseFlags(e, fs, args); code >= 0 {
 		return code
 	}
@@ -39,7 +40,7 @@ func runBuild(ctx context.Context, e *env, args []string) int {
 	if code >= 0 {
 		return code
 	}
-	cfg.Out, cfg.BaseURL, cfg.ResetChanges = *out, *baseURL, *resetChanges
+	cfg.Out, cfg.BaseURL, cfg.ResetChanges, cfg.Host = *out, *baseURL, *resetChanges, *host
 	if code := signing(e, &cfg, *signKey, publish); code >= 0 {
 		return code
 	}
@@ -88,20 +89,29 @@ func runBuild(ctx context.Context, e *env, args []string) int {
 		return exitInternal
 	}
 	printViolations(e, "text", res.Warnings)
+	for _, w := range res.HostWarnings {
+		fmt.Fprintln(e.stderr, "skillcat: warning:", w)
+	}
 	if *verbose {
 		for _, p := range res.Phases {
 			fmt.Fprintf(e.stderr, "  %-18s %s\n", p.Name, p.Duration.Round(time.Millisecond))
 		}
 	}
 	if !*quiet && res.UpToDate {
-		fmt.Fprintf(e.stdout, "skillcat: %s is up to date (%s, %s published; checked in %s)\n",
-			*out, plural(res.Sources, "source"), plural(res.Published, "skill"), res.Duration.Round(time.Millisecond))
+		fmt.Fprintf(e.stdout, "skillcat: %s is up to date (%s, %s published; checked in %s); the site is %s\n",
+			*out, plural(res.Sources, "source"), plural(res.Published, "skill"), res.Duration.Round(time.Millisecond), siteSize(res.Output))
 	} else if !*quiet {
-		fmt.Fprintf(e.stdout, "skillcat: built %s in %s: %s read (%d parsed), %s published, %s withheld, %s written\n",
+		fmt.Fprintf(e.stdout, "skillcat: built %s in %s: %s read (%d parsed), %s published, %s withheld, %s written; the site is %s\n",
 			*out, res.Duration.Round(time.Millisecond), plural(res.Sources, "source"), res.Parsed, plural(res.Published, "skill"),
-			plural(res.Private, "private skill"), plural(res.Files, "file"))
+			plural(res.Private, "private skill"), plural(res.Files, "file"), siteSize(res.Output))
 	}
 	return exitOK
+}
+
+// siteSize states what a host counts: the output's files and bytes.
+func siteSize(st build.OutputStats) string {
+	mib := float64(st.Bytes) / (1 << 20)
+	return fmt.Sprintf("%s, %.1f MiB", plural(st.Files, "file"), mib)
 }
 
 // unchanged says what became of the output after the failed build that
