@@ -2,6 +2,7 @@ package skillcat_test
 
 import (
 	"bufio"
+	"encoding/json"
 	"os"
 	"strconv"
 	"strings"
@@ -74,6 +75,23 @@ func TestProtocolDocExamples(t *testing.T) {
 			_, vs = skillcat.ParseRequest(name, data)
 		case "response":
 			_, vs = skillcat.ParseResponse(name, data)
+		case "changes":
+			if _, err := skillcat.ParseChangeFeed(data, skillcat.SupportedMajor); err != nil {
+				t.Errorf("%s: change feed example: %v", name, err)
+			}
+			continue
+		case "changes-page":
+			var first struct{ Events []struct{ Seq int64 } }
+			json.Unmarshal(data, &first)
+			if len(first.Events) == 0 {
+				t.Errorf("%s: a change page example needs events", name)
+				continue
+			}
+			from, to := first.Events[0].Seq, first.Events[len(first.Events)-1].Seq
+			if _, err := skillcat.ParseChangePage(data, from, to); err != nil {
+				t.Errorf("%s: change page example: %v", name, err)
+			}
+			continue
 		case "descriptor-invalid":
 			if i+1 >= len(blocks) || blocks[i+1].info != "text" {
 				t.Errorf("%s: an invalid example must be followed by a text block of its errors", name)
@@ -89,14 +107,14 @@ func TestProtocolDocExamples(t *testing.T) {
 			}
 			continue
 		default:
-			t.Errorf("%s: unknown example kind %q; use descriptor, index, request, response or descriptor-invalid", name, kind)
+			t.Errorf("%s: unknown example kind %q; use descriptor, index, request, response, changes, changes-page or descriptor-invalid", name, kind)
 			continue
 		}
 		if len(vs) > 0 {
 			t.Errorf("%s: %s example got violations\n%v\nwant none", name, kind, vs)
 		}
 	}
-	for _, kind := range []string{"descriptor", "index", "request", "response", "descriptor-invalid"} {
+	for _, kind := range []string{"descriptor", "index", "request", "response", "changes", "changes-page", "descriptor-invalid"} {
 		if seen[kind] == 0 {
 			t.Errorf("docs/protocol.md has no %q example", "json "+kind)
 		}

@@ -120,10 +120,15 @@ func (c *Client) Changes(ctx context.Context, baseURL string, opts ChangesOption
 // FeedDocuments fetches the whole change feed of the catalog at baseURL,
 // checked as Changes checks it, and returns its documents by their path in
 // the site ("changes/index.json", "changes/pages/1-1000.json"), so that a
-// build can continue the live site's history.
+// build can continue the live site's history. A site that serves no feed
+// document (404 or 410) has no history: no documents and no error.
 func (c *Client) FeedDocuments(ctx context.Context, baseURL string) (map[string][]byte, error) {
 	hc := c.httpClient()
 	feedURL, feed, err := c.fetchFeed(ctx, hc, baseURL)
+	var se *StatusError
+	if errors.As(err, &se) && (se.Code == http.StatusNotFound || se.Code == http.StatusGone) {
+		return map[string][]byte{}, nil
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -349,6 +349,17 @@ func (c *Client) fetchSkill(ctx context.Context, hc *http.Client, base *url.URL,
 	return Skill{Entry: e, URL: u.String(), Descriptor: d, Warnings: vs}, name, nil
 }
 
+// StatusError is the error of a document served with a status other than
+// 200 OK.
+type StatusError struct {
+	Code int
+}
+
+// Error reads "HTTP 404 Not Found".
+func (e *StatusError) Error() string {
+	return fmt.Sprintf("HTTP %d %s", e.Code, http.StatusText(e.Code))
+}
+
 // fetchDescriptor fetches the descriptor at u and checks it: its digest,
 // the version rule, and its validity. Its warnings come back with it. A
 // failure to fetch it is a *fetchError.
@@ -394,7 +405,7 @@ func (c *Client) fetch(ctx context.Context, hc *http.Client, u *url.URL) ([]byte
 	defer resp.Body.Close()
 
 	if resp.StatusCode != http.StatusOK {
-		return nil, nil, fmt.Errorf("HTTP %d %s", resp.StatusCode, http.StatusText(resp.StatusCode))
+		return nil, nil, &StatusError{Code: resp.StatusCode}
 	}
 	if err := checkContentType(resp.Header.Get("Content-Type")); err != nil {
 		return nil, nil, err

@@ -118,6 +118,21 @@ func TestFollowChanges(t *testing.T) {
 			t.Errorf("the feed continued from the live site differs from the one built in place:\n%s", d)
 		}
 	})
+	t.Run("PreviousURLWithoutFeed", func(t *testing.T) {
+		empty := httptest.NewServer(staticHost(t.TempDir()))
+		defer empty.Close()
+		fresh := filepath.Join(t.TempDir(), "public")
+		code, _, stderr := runSkillcat(t, nil, "build", "--content", content, "--out", fresh, "--previous", empty.URL, "--quiet")
+		if code != 0 || !strings.Contains(stderr, "serves no change feed yet") {
+			t.Fatalf("build --previous of a site without a feed: exit %d: %s", code, stderr)
+		}
+		down := httptest.NewServer(nil)
+		down.Close()
+		code, _, stderr = runSkillcat(t, nil, "build", "--content", content, "--out", filepath.Join(t.TempDir(), "p"), "--previous", down.URL, "--quiet")
+		if code != exitInternal {
+			t.Errorf("build --previous of a site that does not answer: exit %d, want %d (never a silent new history): %s", code, exitInternal, stderr)
+		}
+	})
 	t.Run("ErrEpoch", func(t *testing.T) {
 		code, _, stderr := runCmd(t, "discover", srv.URL, "--since", "3", "--epoch", "0000")
 		if code != exitInvalid || !strings.Contains(stderr, "epoch") {

@@ -98,6 +98,9 @@ func previousFeed(ctx context.Context, e *env, cfg *build.Config, previous []str
 		fmt.Fprintf(e.stderr, "skillcat: --previous %s: %s\n", printable(p), printable(err.Error()))
 		return exitInternal
 	}
+	if len(docs) == 0 {
+		fmt.Fprintf(e.stderr, "skillcat: note: %s serves no change feed yet; this build starts one\n", printable(p))
+	}
 	fsys := fstest.MapFS{}
 	for name, data := range docs {
 		fsys[name] = &fstest.MapFile{Data: data}
