@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -45,7 +46,7 @@ type Violation struct {
 // "warning: " before the field for warnings.
 func (v Violation) Error() string {
 	var b strings.Builder
-	b.WriteString(v.File)
+	b.WriteString(EscapeName(v.File))
 	if v.Line > 0 {
 		fmt.Fprintf(&b, ":%d:%d", v.Line, v.Column)
 	}
@@ -53,10 +54,24 @@ func (v Violation) Error() string {
 	if v.Severity == SeverityWarning {
 		b.WriteString("warning: ")
 	}
-	b.WriteString(v.Field)
+	b.WriteString(EscapeName(v.Field))
 	b.WriteString(": ")
 	b.WriteString(v.Reason)
 	return b.String()
+}
+
+// EscapeName returns a file or member name fit for one line of text
+// output: unchanged when every character of it prints, and otherwise
+// double-quoted with Go escapes ("a\nb.json", "\x1b[31m"), so that a name
+// can neither forge a line (a violation, a GitHub Actions "::error"
+// command) nor drive a terminal, nor hide behind bidirectional controls.
+func EscapeName(s string) string {
+	for _, r := range s {
+		if !unicode.IsPrint(r) || r == utf8.RuneError {
+			return strconv.Quote(s)
+		}
+	}
+	return s
 }
 
 // Unwrap returns the sentinel error the violation stands for, if any.

@@ -65,7 +65,7 @@ func (x *indexer) add(ctx context.Context, path, display string, p parsed) error
 		listed: p.row.Access != string(skillcat.Private)}
 	if dup != nil {
 		x.vs = append(x.vs, x.idViolation(src,
-			fmt.Sprintf("id %q is already used by %s; ids must be unique", dup.ID, x.sources[dup.Other].display)))
+			fmt.Sprintf("id %q is already used by %s; ids must be unique", dup.ID, skillcat.EscapeName(x.sources[dup.Other].display))))
 		return nil
 	}
 	x.sources[path] = src
@@ -127,7 +127,7 @@ func (x *indexer) layoutViolations() skillcat.Violations {
 				named[other.id] = true
 				vs = append(vs, x.idViolation(src, fmt.Sprintf(
 					"id %q cannot be published beside %q (%s): /%s would be a file of one and a folder of the other; rename one of them",
-					src.id, other.id, other.display, strings.TrimSuffix(dir, "/"))))
+					src.id, other.id, skillcat.EscapeName(other.display), strings.TrimSuffix(dir, "/"))))
 			}
 		}
 	}

@@ -31,7 +31,7 @@ func printViolations(e *env, format string, vs skillcat.Violations) {
 				level = "warning"
 			}
 			fmt.Fprintf(e.stdout, "::%s file=%s,line=%d,col=%d,title=%s::%s\n", level,
-				ghProperty(v.File), v.Line, v.Column, ghProperty(v.Field), ghData(v.Field+": "+v.Reason))
+				ghProperty(skillcat.EscapeName(v.File)), v.Line, v.Column, ghProperty(skillcat.EscapeName(v.Field)), ghData(skillcat.EscapeName(v.Field)+": "+v.Reason))
 		}
 	default:
 		color := useColor(e)
