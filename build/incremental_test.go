@@ -18,7 +18,7 @@ import (
 
 // TestIncrementalEqualsCold checks the rebuild cache: after any sequence of
 // edits (renames, new and removed skills, a skill turned private, a broken
-// source, a touched file, new site settings), a build with the cache
+// source, a touched file, new site settings, exports switched off), a build with the cache
 // produces exactly the tree a cold build does, rewrites only files whose
 // bytes changed, and a failed build leaves output and cache as they were.
 func TestIncrementalEqualsCold(t *testing.T) {
@@ -136,7 +136,8 @@ func edit(t *rapid.T, content string, n int) (undo func()) {
 		os.Chtimes(name, later, later)
 	case op == 6: // new site settings
 		site := filepath.Join(content, "_index.md")
-		os.WriteFile(site, []byte("---\ntitle: \"Catalog "+rapid.StringMatching(`[a-z]{1,8}`).Draw(t, "title")+"\"\n---\nHello.\n"), 0o644)
+		exports := rapid.SampledFrom([]string{"", "exports:\n  agent_skills: false\n", "exports:\n  api_catalog: false\n  llms_txt: false\n"}).Draw(t, "exports")
+		os.WriteFile(site, []byte("---\ntitle: \"Catalog "+rapid.StringMatching(`[a-z]{1,8}`).Draw(t, "title")+"\"\n"+exports+"---\nHello.\n"), 0o644)
 	}
 	return nil
 }
