@@ -13,6 +13,7 @@ import (
 
 	skillcat "github.com/skillcat/skillcat"
 	"github.com/skillcat/skillcat/client"
+	"github.com/skillcat/skillcat/jose"
 )
 
 // What show, invoke and test-endpoints share: positional arguments among
@@ -111,12 +112,29 @@ func (r *redactor) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
+// verifyKeyFlag adds --verify-key to a command that discovers a skill.
+func verifyKeyFlag(fs *flag.FlagSet) *stringList {
+	var keys stringList
+	fs.Var(&keys, "verify-key", "require the index to be signed by this pinned public key `file` (JWK, JWK Set or PEM); repeatable")
+	return &keys
+}
+
 // findSkill discovers the skill id of the catalog at baseURL, its digest
-// (and signature, once a key can be pinned) verified. On failure it prints
-// the problem and returns the exit code: 2 for an id the catalog does not
-// list, 3 when the catalog could not be reached, 1 otherwise.
-func findSkill(ctx context.Context, e *env, cmd string, c *client.Client, baseURL, id string) (*client.Skill, int) {
-	s, err := c.DiscoverSkill(ctx, baseURL, id, client.DiscoverOptions{})
+// verified, and the index's signature too: by one of the keys in the files
+// keyFiles when any is given, and whenever the index is signed. On failure
+// it prints the problem and returns the exit code: 2 for an id the catalog
+// does not list or an unreadable key file, 3 when the catalog could not be
+// reached, 1 otherwise.
+func findSkill(ctx context.Context, e *env, cmd string, c *client.Client, baseURL, id string, keyFiles []string) (*client.Skill, int) {
+	var pinned []jose.PublicKey
+	for _, name := range keyFiles {
+		keys, code := readPublicKeys(e, "--verify-key", name)
+		if code >= 0 {
+			return nil, code
+		}
+		pinned = append(pinned, keys...)
+	}
+	s, err := c.DiscoverSkill(ctx, baseURL, id, client.DiscoverOptions{VerifyKeys: pinned, CheckSignature: true})
 	if err == nil {
 		for _, v := range s.Warnings {
 			fmt.Fprintf(e.stderr, "skillcat: %s: %s: %s\n", cmd, id, printable(v.Error()))

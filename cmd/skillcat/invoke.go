@@ -44,6 +44,7 @@ func runInvoke(ctx context.Context, e *env, args []string) int {
 	endpoint := fs.String("endpoint", "", "call this `URL` instead of the skill's endpoint.url (a staging deployment)")
 	wait := fs.Duration("wait", client.DefaultWait, "how long to poll an accepted or running execution")
 	timeout := fs.Duration("timeout", client.DefaultTimeout, "time allowed for each request, body included")
+	verifyKeys := verifyKeyFlag(fs)
 	callerID := fs.String("caller", client.DefaultCaller.ID, "the caller `id` sent in the request")
 	fs.Usage = func() {
 		w := fs.Output()
@@ -100,7 +101,7 @@ func runInvoke(ctx context.Context, e *env, args []string) int {
 	}
 
 	c := &client.Client{Timeout: *timeout, UserAgent: client.UserAgent(Version)}
-	s, code := findSkill(ctx, e, "invoke", c, pos[0], pos[1])
+	s, code := findSkill(ctx, e, "invoke", c, pos[0], pos[1], *verifyKeys)
 	if code >= 0 {
 		return code
 	}

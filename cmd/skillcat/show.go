@@ -61,6 +61,7 @@ func runShow(ctx context.Context, e *env, args []string) int {
 	fs := newFlags(e, "show", "URL ID [--format text|json]")
 	format := fs.String("format", "text", "output `format`: text or json")
 	timeout := fs.Duration("timeout", client.DefaultTimeout, "time allowed for each request, body included")
+	verifyKeys := verifyKeyFlag(fs)
 	fs.Usage = func() {
 		w := fs.Output()
 		fmt.Fprintln(w, "Usage: skillcat show URL ID [flags]")
@@ -90,7 +91,7 @@ func runShow(ctx context.Context, e *env, args []string) int {
 		return usageErr("%v", err)
 	}
 	c := &client.Client{Timeout: *timeout, UserAgent: client.UserAgent(Version)}
-	s, code := findSkill(ctx, e, "show", c, pos[0], pos[1])
+	s, code := findSkill(ctx, e, "show", c, pos[0], pos[1], *verifyKeys)
 	if code >= 0 {
 		return code
 	}
