@@ -66,8 +66,8 @@ func newCallSite(t *testing.T, auth skillcat.Auth) *callSite {
 		Endpoint: skillcat.Endpoint{URL: s.srv.URL + "/endpoint"},
 		Inputs: json.RawMessage(`{"type":"object","properties":{"city":{"type":"string","minLength":1,"description":"Where."},` +
 			`"days":{"type":"integer","minimum":1,"maximum":16}},"required":["city"],"additionalProperties":false}`),
-		Output:   json.RawMessage(`{"type":"object","properties":{"high_c":{"type":"number"}},"required":["high_c"]}`),
-		Auth:     auth, Access: skillcat.Public,
+		Output: json.RawMessage(`{"type":"object","properties":{"high_c":{"type":"number"}},"required":["high_c"]}`),
+		Auth:   auth, Access: skillcat.Public,
 		Examples: []skillcat.Example{{Title: "Berlin", Inputs: json.RawMessage(`{"city":"Berlin","days":2}`), Output: json.RawMessage(`{"high_c":3.5}`)}},
 	}
 	return s
