@@ -455,6 +455,7 @@ func load(ctx context.Context, cfg Config, cache *store.CacheTx) (*catalog, *Res
 	res.timed("read", &mark)
 	site, svs := readSite(cfg.Content, display)
 	vs = append(vs, svs...)
+	vs = append(vs, site.checkLogo(display(SiteFile), templateFS(cfg))...)
 
 	cat := &catalog{site: site, sources: files}
 	var err error

@@ -28,10 +28,7 @@ type pages struct {
 var pageFiles = []string{"home.html", "skill.html", "type.html", "404.html"}
 
 func newPages(cfg Config, site Site) (*pages, error) {
-	fsys := templates.FS()
-	if cfg.Templates != nil {
-		fsys = templates.Overlay(cfg.Templates, fsys)
-	}
+	fsys := templateFS(cfg)
 	shared, err := fs.Glob(fsys, "*.html")
 	if err != nil {
 		return nil, fmt.Errorf("list templates: %w", err)
@@ -81,6 +78,15 @@ var templateFuncs = template.FuncMap{
 	"typeNote":  typeNote,
 	"siteURL":   siteURL,
 	"csp":       func() string { return MetaContentSecurityPolicy },
+}
+
+// templateFS is the templates and assets a build uses: the embedded ones
+// with cfg.Templates over them.
+func templateFS(cfg Config) fs.FS {
+	if cfg.Templates != nil {
+		return templates.Overlay(cfg.Templates, templates.FS())
+	}
+	return templates.FS()
 }
 
 // siteURL makes a site setting's URL (the logo) usable from a page: an

@@ -5,6 +5,9 @@ import (
 	"fmt"
 	"html/template"
 	"io/fs"
+	"net/url"
+	"path"
+	"strings"
 
 	skillcat "github.com/skillcat/skillcat"
 )
@@ -24,6 +27,8 @@ type Site struct {
 	Intro       template.HTML // rendered Markdown
 	IntroSource string        // the intro's Markdown
 	Exports     Exports       // the discovery formats published
+
+	logoLine, logoColumn int // where logo is set in SiteFile
 }
 
 // defaultSite is used when the content has no SiteFile.
@@ -70,6 +75,9 @@ func readSite(fsys fs.FS, display func(string) string) (Site, skillcat.Violation
 			}
 		}
 		*f.dst = n.Text
+		if f.name == "logo" {
+			site.logoLine, site.logoColumn = n.Line, n.Column
+		}
 	}
 	var evs skillcat.Violations
 	site.Exports, evs = readExports(name, root.Get("exports"))
@@ -84,4 +92,53 @@ func readSite(fsys fs.FS, display func(string) string) (Site, skillcat.Violation
 		site.Intro = template.HTML(html)
 	}
 	return site, vs
+}
+
+// checkLogo reports a logo the pages could not show: the pages' strict
+// Content-Security-Policy lets an image come only from the site itself or a
+// data:image URL, so the logo must be one of those, and a path must name a
+// file the site will have (an asset shipped with --templates).
+func (s Site) checkLogo(name string, assets fs.FS) skillcat.Violations {
+	if s.Logo == "" {
+		return nil
+	}
+	reason := ""
+	u, err := url.Parse(s.Logo)
+	switch {
+	case err != nil:
+		reason = fmt.Sprintf("%q is not a valid URL", s.Logo)
+	case strings.EqualFold(u.Scheme, "data"):
+		if !strings.HasPrefix(strings.ToLower(u.Opaque), "image/") {
+			reason = fmt.Sprintf("a data: logo must be an image (data:image/...); got %q", abbreviate(s.Logo))
+		}
+	case u.Scheme != "" || u.Host != "":
+		reason = fmt.Sprintf("must be a path inside the site, such as assets/logo.svg; %q is %s, which the pages' Content-Security-Policy would block", s.Logo, elsewhere(u))
+	default:
+		p := strings.TrimPrefix(path.Clean("/"+u.Path), "/")
+		if info, err := fs.Stat(assets, p); err != nil || !info.Mode().IsRegular() {
+			reason = fmt.Sprintf("%q is not a file of the site: ship it with --templates DIR, as DIR/%s", s.Logo, p)
+		}
+	}
+	if reason == "" {
+		return nil
+	}
+	return skillcat.Violations{{File: name, Line: s.logoLine, Column: s.logoColumn, Pointer: "/logo", Field: "logo",
+		Reason: reason, Severity: skillcat.SeverityError}}
+}
+
+// elsewhere says where a logo URL with a scheme or host points.
+func elsewhere(u *url.URL) string {
+	switch strings.ToLower(u.Scheme) {
+	case "http", "https", "":
+		return "on another site"
+	}
+	return "a " + strings.ToLower(u.Scheme) + ": URL"
+}
+
+// abbreviate shortens a long value for a message.
+func abbreviate(s string) string {
+	if len(s) <= 60 {
+		return s
+	}
+	return s[:40] + "…"
 }

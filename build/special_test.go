@@ -68,3 +68,37 @@ func TestBuiltSiteFolderWarned(t *testing.T) {
 		t.Errorf("counted %d sources, want 1", res.Sources)
 	}
 }
+
+// TestSiteLogo checks the logo of content/_index.md like a descriptor's
+// members: one the pages could not show is reported at its position.
+func TestSiteLogo(t *testing.T) {
+	skill := &fstest.MapFile{Data: jsonSource(descriptor("site.skill"))}
+	assets := fstest.MapFS{"assets/logo.svg": {Data: []byte(`<svg xmlns="http://www.w3.org/2000/svg"/>`)}}
+	for _, tc := range []struct{ name, logo, want string }{
+		{"Asset", "assets/logo.svg", ""},
+		{"AssetDotSlash", "./assets/logo.svg", ""},
+		{"RootAbsolute", "/assets/logo.svg", ""},
+		{"DataImage", "data:image/svg+xml;base64,PHN2Zy8+", ""},
+		{"Missing", "assets/missing.png", `content/_index.md:3:7: logo: "assets/missing.png" is not a file of the site: ship it with --templates DIR, as DIR/assets/missing.png`},
+		{"External", "https://cdn.example.com/logo.png", `content/_index.md:3:7: logo: must be a path inside the site, such as assets/logo.svg; "https://cdn.example.com/logo.png" is on another site, which the pages' Content-Security-Policy would block`},
+		{"SchemeRelative", "//cdn.example.com/logo.png", `content/_index.md:3:7: logo: must be a path inside the site, such as assets/logo.svg; "//cdn.example.com/logo.png" is on another site, which the pages' Content-Security-Policy would block`},
+		{"JavaScript", "javascript:alert(1)", `content/_index.md:3:7: logo: must be a path inside the site, such as assets/logo.svg; "javascript:alert(1)" is a javascript: URL, which the pages' Content-Security-Policy would block`},
+		{"DataHTML", "data:text/html,<script>alert(1)</script>", `content/_index.md:3:7: logo: a data: logo must be an image (data:image/...); got "data:text/html,<script>alert(1)</script>"`},
+		{"Folder", "assets", `content/_index.md:3:7: logo: "assets" is not a file of the site: ship it with --templates DIR, as DIR/assets`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			fsys := fstest.MapFS{"_index.md": {Data: []byte("---\ntitle: My Skills\nlogo: " + tc.logo + "\n---\n")}, "skill.json": skill}
+			cfg := config(fsys, "")
+			cfg.Templates = assets
+			var got []string
+			if _, err := build.Validate(context.Background(), cfg); err != nil {
+				got = lines(violations(t, err))
+			}
+			var want []string
+			if tc.want != "" {
+				want = []string{tc.want}
+			}
+			assertLines(t, got, want)
+		})
+	}
+}
