@@ -183,13 +183,24 @@ func ParsePointer(ptr string) Path {
 // quoted (inputs.properties["a b"]). Whether a token indexes an array is read
 // from root; "(file)" stands for the root itself.
 func (p Path) Field(root *Node) string {
+	index := make([]bool, len(p))
+	n := root
+	for i, tok := range p {
+		index[i] = n != nil && n.Kind == Array
+		n = n.Lookup([]string{tok})
+	}
+	return p.FieldOf(index)
+}
+
+// FieldOf is Field for a path whose document is not at hand: index[i]
+// says whether p[i] indexes an array.
+func (p Path) FieldOf(index []bool) string {
 	if len(p) == 0 {
 		return FileField
 	}
 	var b strings.Builder
-	n := root
-	for _, tok := range p {
-		if n != nil && n.Kind == Array {
+	for i, tok := range p {
+		if i < len(index) && index[i] {
 			b.WriteString("[" + tok + "]")
 		} else {
 			if plainName(tok) {
@@ -201,7 +212,6 @@ func (p Path) Field(root *Node) string {
 				b.WriteString("[" + strconv.Quote(tok) + "]")
 			}
 		}
-		n = n.Lookup([]string{tok})
 	}
 	return b.String()
 }

@@ -219,21 +219,7 @@ func (c *converter) at(line, col int, path skillcat.Path, index []bool, reason s
 	v := skillcat.Violation{File: c.src.Name, Line: line, Column: col, Field: skillcat.FileField,
 		Reason: reason, Severity: skillcat.SeverityError}
 	if len(path) > 0 {
-		// A skeleton tree holding just the path lets Path.Field format it.
-		root := &skillcat.Node{}
-		n := root
-		for i, tok := range path {
-			child := &skillcat.Node{}
-			if index[i] {
-				k, _ := strconv.Atoi(tok)
-				n.Kind, n.Items = skillcat.Array, make([]*skillcat.Node, k+1)
-				n.Items[k] = child
-			} else {
-				n.Kind, n.Members = skillcat.Object, []skillcat.Member{{Name: tok, Value: child}}
-			}
-			n = child
-		}
-		v.Pointer, v.Field = path.Pointer(), path.Field(root)
+		v.Pointer, v.Field = path.Pointer(), path.FieldOf(index)
 	}
 	return v
 }
