@@ -367,19 +367,6 @@ func (o *output) settle() {
 	}
 }
 
-// placeRank orders an in-place update: files the listings point to first
-// (0), then the listings (1), then the Well-Known index (2).
-func placeRank(p string) int {
-	switch {
-	case p == ".well-known/skills.json":
-		return 2
-	case p == "index.html", p == "search.json", p == "sitemap.xml", p == "robots.txt", p == "catalog.sqlite",
-		strings.HasPrefix(p, "types/"):
-		return 1
-	}
-	return 0
-}
-
 // moveIn moves the new tree's files into the output one by one, each by a
 // rename (a copy beside its place first when the tree is on another file
 // system), listings last, and then removes the files the build no longer
@@ -390,7 +377,7 @@ func (o *output) moveIn() error {
 		paths = append(paths, p)
 	}
 	sort.Slice(paths, func(i, j int) bool {
-		if ri, rj := placeRank(paths[i]), placeRank(paths[j]); ri != rj {
+		if ri, rj := (routes{}).placeRank(paths[i]), (routes{}).placeRank(paths[j]); ri != rj {
 			return ri < rj
 		}
 		return paths[i] < paths[j]

@@ -283,6 +283,27 @@ func (r routes) isBuiltSite(fsys fs.FS, dir string) bool {
 	return err == nil
 }
 
+// placeRank orders the files of an in-place update of the output, so that
+// a reader never follows a link to a file not yet in place: the files the
+// listings point to first (0), then the listings (1): pages and documents
+// listing skills, the search index, sitemaps, the SQLite export; and last
+// the Well-Known index (2), where consumers start.
+func (r routes) placeRank(file string) int {
+	prefix := func(p string) bool { return strings.HasPrefix(file, p) }
+	switch {
+	case file == r.index():
+		return 2
+	case file == r.home(), file == r.catalogDB(), file == r.robots(), file == r.agentSkillsIndex(),
+		file == r.apiCatalog(), file == r.llmsTxt(), file == r.llmsFull(),
+		prefix(path.Dir(r.typeIndex("x")) + "/"),
+		prefix(strings.TrimSuffix(r.listingPage("", 2), "2/index.html")),
+		prefix(path.Dir(r.search()) + "/"),
+		file == r.sitemap(), prefix(strings.TrimSuffix(r.sitemapPart(1), "1.xml")):
+		return 1
+	}
+	return 0
+}
+
 // funcs are the template functions that give pages their links: each takes
 // the page being rendered ($) first and returns the href from it.
 func (r routes) funcs() template.FuncMap {

@@ -123,3 +123,21 @@ func TestLayoutViolations(t *testing.T) {
 		t.Errorf("got %s:%d:%d %s: %s\nwant content/a.json:2:9 id: %s", v.File, v.Line, v.Column, v.Field, v.Reason, want)
 	}
 }
+
+// TestPlaceRank checks the order of an in-place update: skill files, then
+// the listings that point to them, then the Well-Known index.
+func TestPlaceRank(t *testing.T) {
+	r := newRoutes("")
+	for file, want := range map[string]int{
+		r.descriptor("a"): 0, r.skillPage("a"): 0, r.asset("style.css"): 0, r.schema("x.schema.json"): 0,
+		r.skillMD("a"): 0, r.notFound(): 0,
+		r.home(): 1, r.listingPage("", 3): 1, r.typePage("api"): 1, r.listingPage("api", 2): 1, r.typeIndex("api"): 1,
+		r.search(): 1, r.searchFile("t/ab.json"): 1, r.sitemap(): 1, r.sitemapPart(2): 1, r.catalogDB(): 1,
+		r.agentSkillsIndex(): 1, r.apiCatalog(): 1, r.llmsTxt(): 1, r.llmsFull(): 1,
+		r.index(): 2,
+	} {
+		if got := r.placeRank(file); got != want {
+			t.Errorf("placeRank(%q) = %d; want %d", file, got, want)
+		}
+	}
+}
