@@ -390,6 +390,11 @@ func (c *Client) fetchDescriptor(ctx context.Context, hc *http.Client, u *url.UR
 // fetch GETs u and returns the body and the URL it came from after
 // redirects. It enforces the status, media type, size and time limits.
 func (c *Client) fetch(ctx context.Context, hc *http.Client, u *url.URL) ([]byte, *url.URL, error) {
+	return c.get(ctx, hc, u, "application/json", checkContentType)
+}
+
+// get is fetch with the Accept header and media type check given.
+func (c *Client) get(ctx context.Context, hc *http.Client, u *url.URL, accept string, checkType func(string) error) ([]byte, *url.URL, error) {
 	rctx, cancel := context.WithTimeout(ctx, c.timeout())
 	defer cancel()
 	req, err := http.NewRequestWithContext(rctx, http.MethodGet, u.String(), nil)
@@ -397,7 +402,7 @@ func (c *Client) fetch(ctx context.Context, hc *http.Client, u *url.URL) ([]byte
 		return nil, nil, err
 	}
 	req.Header.Set("User-Agent", c.userAgent())
-	req.Header.Set("Accept", "application/json")
+	req.Header.Set("Accept", accept)
 	resp, err := hc.Do(req)
 	if err != nil {
 		return nil, nil, c.requestError(ctx, rctx, err)
@@ -407,7 +412,7 @@ func (c *Client) fetch(ctx context.Context, hc *http.Client, u *url.URL) ([]byte
 	if resp.StatusCode != http.StatusOK {
 		return nil, nil, &StatusError{Code: resp.StatusCode}
 	}
-	if err := checkContentType(resp.Header.Get("Content-Type")); err != nil {
+	if err := checkType(resp.Header.Get("Content-Type")); err != nil {
 		return nil, nil, err
 	}
 	limit := c.maxBytes()
