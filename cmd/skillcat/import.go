@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -55,7 +56,8 @@ type planned struct {
 	data    []byte
 	id      string
 	input   string
-	replace bool // an earlier import of the same document wrote the file
+	replace bool   // an earlier import of the same document wrote the file
+	want    []byte // the descriptor as Encode writes it
 }
 
 const importSynopsis = "openapi|mcp|a2a FILE|URL... [--content DIR] [--format md|json] [--prefix ID] [--access public|restricted|private] [--server URL] [--dry-run] [--force]"
@@ -288,11 +290,15 @@ func planImport(e *env, content, format string, docs []*skillcat.Imported, names
 			}
 			d.Extra[importMarker] = mark
 			data, err := sourceFile(d, format)
+			want, werr := d.Encode()
+			if err == nil {
+				err = werr
+			}
 			if err != nil {
 				fmt.Fprintf(e.stderr, "skillcat import: %s: write %s: %v\n", names[i], d.ID, err)
 				return nil, exitInternal
 			}
-			p := planned{path: im.Folder + "/" + d.ID + "." + format, data: data, id: d.ID, input: names[i]}
+			p := planned{path: im.Folder + "/" + d.ID + "." + format, data: data, id: d.ID, input: names[i], want: want}
 			full := filepath.Join(content, filepath.FromSlash(p.path))
 			if other, ok := byID[d.ID]; ok {
 				fmt.Fprintf(e.stderr, "%s: (file): id %q is made twice, also from %s; pass --prefix to tell them apart\n", names[i], d.ID, other)
@@ -333,37 +339,19 @@ func planImport(e *env, content, format string, docs []*skillcat.Imported, names
 	return plan, -1
 }
 
-// contentIDs returns the id of every source under dir and its path, as
-// the build reads them (names beginning with "_" or "." skipped).
+// contentIDs returns the path of the source that declares each id under
+// dir, as the build finds and reads them (build.SourceIDs).
 func contentIDs(dir string) map[string]string {
 	ids := map[string]string{}
-	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return nil
+	if info, err := os.Stat(dir); err != nil || !info.IsDir() {
+		return ids
+	}
+	for p, id := range build.SourceIDs(context.Background(), os.DirFS(dir)) {
+		full := filepath.Join(dir, filepath.FromSlash(p))
+		if other, ok := ids[id]; !ok || full < other {
+			ids[id] = full
 		}
-		if p != dir && (strings.HasPrefix(d.Name(), "_") || strings.HasPrefix(d.Name(), ".")) {
-			if d.IsDir() {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !d.Type().IsRegular() {
-			return nil
-		}
-		var id string
-		switch filepath.Ext(p) {
-		case ".json":
-			id = jsonID(p)
-		case ".md":
-			id = frontMatterID(p)
-		}
-		if id != "" {
-			if _, ok := ids[id]; !ok {
-				ids[id] = p
-			}
-		}
-		return nil
-	})
+	}
 	return ids
 }
 
@@ -438,6 +426,34 @@ func validateImport(ctx context.Context, e *env, content string, plan []planned)
 	if bad {
 		fmt.Fprintln(e.stderr, "skillcat import: the sources above would not validate; nothing written")
 		return exitInvalid
+	}
+	return readBack(ctx, e, plan)
+}
+
+// readBack reads the planned sources alone as the build reads sources,
+// and checks that each says exactly the descriptor the importer made.
+func readBack(ctx context.Context, e *env, plan []planned) int {
+	over := overlayFS{files: map[string][]byte{}}
+	for _, p := range plan {
+		over.files[p.path] = p.data
+	}
+	skills, _, err := build.Skills(ctx, build.Config{Content: over})
+	if err != nil {
+		fmt.Fprintf(e.stderr, "skillcat import: read back the new sources: %v; nothing written\n", err)
+		return exitInvalid
+	}
+	got := map[string][]byte{}
+	for _, s := range skills {
+		data, err := s.Descriptor.Encode()
+		if err == nil {
+			got[s.Descriptor.ID] = data
+		}
+	}
+	for _, p := range plan {
+		if !bytes.Equal(got[p.id], p.want) {
+			fmt.Fprintf(e.stderr, "skillcat import: %s does not read back as the descriptor it was written from; nothing written\n", p.path)
+			return exitInternal
+		}
 	}
 	return -1
 }
