@@ -1,6 +1,7 @@
 // Package client is the consumer side of the Skill Sharing Protocol: it
 // discovers a provider's published catalog over HTTP, verifies every
-// descriptor it lists, and checks invocation requests before they are sent.
+// descriptor it lists, checks invocation requests before they are sent, and
+// invokes skills.
 // It imports the protocol package and the standard library only.
 //
 // # Discovery
@@ -56,6 +57,20 @@
 // descriptors not verified then are each a problem wrapping ErrStopped.
 // No panic escapes this package: one while verifying a document is that
 // document's problem.
+//
+// # Invocation
+//
+// Invoke calls a skill over the HTTP binding of docs/protocol.md
+// ("Invocation over HTTP"), with the same transport and limits:
+//
+//	inputs ──► CheckRequest (nothing sent if invalid) ──► JSON body, or query for GET/DELETE
+//	       ──► credential where auth.type puts it ──► ParseResponse ──► skill_id, output schema
+//	       ──► accepted/running: poll Location (Retry-After) until terminal or Wait
+//
+// A credential goes only to the endpoint's origin: a redirect to another
+// origin drops every header but Accept, User-Agent and Content-Type, and a
+// status URL on another origin is refused. Poll resumes an execution from
+// its status URL.
 package client
 
 import (

@@ -39,6 +39,14 @@
 // _headers (Netlify and Cloudflare Pages syntax) are applied too, so a
 // page that breaks the production Content-Security-Policy breaks in the
 // preview as well; _headers itself is not served. Nothing is cached.
+//
+// # Mock endpoints
+//
+// With Config.Mock, package mock answers invocations of every listed skill
+// under mock.MountPath (/_mock/skills/<id>), and the JSON documents served
+// point there: each descriptor's endpoint.url is rewritten, and the digests
+// of the indexes listing it are those of the rewritten bytes, so a consumer
+// discovers, verifies and invokes the local catalog as a deployed one.
 package preview
 
 import (

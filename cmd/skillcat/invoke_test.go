@@ -277,7 +277,7 @@ func TestTestEndpointsCmd(t *testing.T) {
 			req.Header = r.Header
 			res, err := http.DefaultClient.Do(req)
 			if err != nil {
-				http.Error(w, err.Error(), 502)
+				http.Error(w, err.Error(), http.StatusBadGateway)
 				return
 			}
 			defer res.Body.Close()
