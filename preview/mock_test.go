@@ -1,0 +1,103 @@
+package preview
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	skillcat "github.com/skillcat/skillcat"
+	"github.com/skillcat/skillcat/build"
+)
+
+// TestMockSite builds the sample catalog with Config.Mock and checks that
+// every served index lists digests of the rewritten descriptors, that each
+// descriptor points at the mock, that the mock answers an example, and that
+// the built files and pages are left as built.
+func TestMockSite(t *testing.T) {
+	content, _ := filepath.Abs("../content")
+	s, err := New(Config{Build: build.Config{Content: os.DirFS(content), ContentDir: content}, Mock: true, TempDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if rep := s.Build(t.Context()); rep.Err != nil {
+		t.Fatal(rep.Err)
+	}
+	srv := httptest.NewServer(s)
+	defer srv.Close()
+	get := func(path string) []byte {
+		t.Helper()
+		res, err := http.Get(srv.URL + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		data, _ := io.ReadAll(res.Body)
+		if res.StatusCode != http.StatusOK {
+			t.Fatalf("GET %s: %s", path, res.Status)
+		}
+		return data
+	}
+	host := strings.TrimPrefix(srv.URL, "http://")
+	for _, indexPath := range []string{skillcat.WellKnownPath, "/types/api.json"} {
+		x, vs := skillcat.ParseIndex(indexPath, get(indexPath))
+		if vs.HasErrors() {
+			t.Fatal(vs)
+		}
+		if len(x.Skills) == 0 {
+			t.Fatalf("%s lists nothing", indexPath)
+		}
+		for _, e := range x.Skills {
+			data := get(resolveRef(indexPath, e.DescriptorURL))
+			sum := sha256.Sum256(data)
+			if got := "sha256:" + hex.EncodeToString(sum[:]); got != e.Digest {
+				t.Errorf("%s: %s: digest %s, served bytes hash to %s", indexPath, e.ID, e.Digest, got)
+			}
+			d, vs := skillcat.ParseDescriptor(e.ID, data)
+			if vs.HasErrors() {
+				t.Fatal(vs)
+			}
+			if want := "http://" + host + "/_mock/skills/" + e.ID; d.Endpoint.URL != want {
+				t.Errorf("%s: endpoint %s, want %s", e.ID, d.Endpoint.URL, want)
+			}
+		}
+	}
+	// The files of the build are as built.
+	built, _ := os.ReadFile(filepath.Join(s.current().site, "skills", "weather.alerts.json"))
+	if !strings.Contains(string(built), "https://api.acme.example/weather/v2/alerts") {
+		t.Error("the built descriptor was changed on disk")
+	}
+	if page := get("/skills/weather.alerts/"); !strings.Contains(string(page), "api.acme.example") {
+		t.Error("the page does not show the endpoint as written")
+	}
+	// The mock answers the example; a private skill has no mock.
+	q := "caller=%7B%22id%22%3A%22t%22%2C%22type%22%3A%22agent%22%7D&skill_id=weather.alerts&inputs=%7B%22area%22%3A%7B%22country%22%3A%22IS%22%7D%7D"
+	r, vs := skillcat.ParseResponse("mock", get("/_mock/skills/weather.alerts?"+q))
+	if vs.HasErrors() || r.Status != skillcat.StatusSucceeded {
+		t.Errorf("the mock answered %+v %v, want succeeded", r, vs)
+	}
+	res, err := http.Post(srv.URL+"/_mock/skills/hr.leave-policy", "application/json", strings.NewReader(`{}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusNotFound {
+		t.Errorf("a private skill's mock: got %s, want 404", res.Status)
+	}
+}
+
+// resolveRef resolves a descriptor_url of the index at indexPath to a URL
+// path of the site.
+func resolveRef(indexPath, ref string) string {
+	name, ok := siteFile(strings.TrimPrefix(indexPath, "/"), ref)
+	if !ok {
+		return ref
+	}
+	return "/" + name
+}
