@@ -346,6 +346,13 @@ func checkConfig(cfg *Config) error {
 		}
 		cfg.Out = real
 	}
+	for dir := filepath.Clean(cfg.Out); ; dir = filepath.Dir(dir) {
+		if info, err := os.Stat(dir); err == nil && !info.IsDir() {
+			return fmt.Errorf("%w: --out %q: %q is a file, not a folder; name a folder for the site", ErrConfig, cfg.Out, dir)
+		} else if err == nil || filepath.Dir(dir) == dir {
+			break
+		}
+	}
 	if foreign(cfg.Out) {
 		return fmt.Errorf("%w: --out %q already holds files that are not a skillcat site (no %s), and a build replaces the folder whole; choose a new or empty folder", ErrConfig, cfg.Out, routes{}.index())
 	}

@@ -125,6 +125,9 @@ func parseFrontMatter(src *skillcat.Source) (root *skillcat.Node, body string, b
 	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(yml, &doc); err != nil {
+		if line, col, n := longKey(yml); n > 0 { // yaml.v3 reports it elsewhere, misleadingly
+			return nil, "", 0, fileErr(ymlLine+line-1, col, fmt.Sprintf("member name is %d characters long; YAML allows at most %d in a key (write it shorter)", n, maxYAMLKey))
+		}
 		msg := strings.TrimPrefix(err.Error(), "yaml: ")
 		line, col := ymlLine, 1
 		if m := yamlLineRE.FindStringSubmatch(err.Error()); m != nil {

@@ -98,15 +98,29 @@ func runBuild(ctx context.Context, e *env, args []string) int {
 		}
 	}
 	if !*quiet && res.UpToDate {
-		fmt.Fprintf(e.stdout, "skillcat: %s is up to date (%s, %s published; checked in %s); the site is %s\n",
-			*out, plural(res.Sources, "source"), plural(res.Published, "skill"), res.Duration.Round(time.Millisecond), siteSize(res.Output))
+		sources := plural(res.Sources, "source") + ", "
+		if publicLog(e) {
+			sources = ""
+		}
+		fmt.Fprintf(e.stdout, "skillcat: %s is up to date (%s%s published; checked in %s); the site is %s\n",
+			*out, sources, plural(res.Published, "skill"), res.Duration.Round(time.Millisecond), siteSize(res.Output))
 	} else if !*quiet {
-		fmt.Fprintf(e.stdout, "skillcat: built %s in %s: %s read (%d parsed), %s published, %s withheld, %s written; the site is %s\n",
-			*out, res.Duration.Round(time.Millisecond), plural(res.Sources, "source"), res.Parsed, plural(res.Published, "skill"),
-			plural(res.Private, "private skill"), plural(res.Files, "file"), siteSize(res.Output))
+		read := fmt.Sprintf("%s read (%d parsed), ", plural(res.Sources, "source"), res.Parsed)
+		withheld := ", " + plural(res.Private, "private skill") + " withheld"
+		if publicLog(e) {
+			read, withheld = "", "" // a public CI log says nothing of private skills, not even by subtraction
+		}
+		fmt.Fprintf(e.stdout, "skillcat: built %s in %s: %s%s published%s, %s written; the site is %s\n",
+			*out, res.Duration.Round(time.Millisecond), read, plural(res.Published, "skill"),
+			withheld, plural(res.Files, "file"), siteSize(res.Output))
 	}
 	return exitOK
 }
+
+// publicLog reports whether the output goes to a CI log (CI is set, as
+// GitHub Actions, GitLab CI and others set it), which may be public: it
+// must not tell how many private skills a catalog holds.
+func publicLog(e *env) bool { return e.getenv("CI") != "" }
 
 // siteSize states what a host counts: the output's files and bytes.
 func siteSize(st build.OutputStats) string {

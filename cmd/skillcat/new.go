@@ -91,6 +91,10 @@ func runNew(_ context.Context, e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "skillcat new: id %q is already used by %s; pick another id\n", id, other)
 		return exitUsage
 	}
+	if other, file := collidingID(*content, id); other != "" {
+		fmt.Fprintf(e.stderr, "skillcat new: id %q cannot be published beside %q (%s): a file of one would be a folder of the other; pick another id\n", id, other, file)
+		return exitUsage
+	}
 
 	sk := newSkill(id, *name, skillcat.CapabilityType(*typ), skillcat.Access(*access))
 	data := sk.json()
@@ -167,6 +171,20 @@ func findID(dir, id string) string {
 		return ""
 	}
 	return filepath.Join(dir, filepath.FromSlash(found))
+}
+
+// collidingID returns an id of a source in dir that cannot be published
+// beside id (build.IDsCollide), and that source's path, or "".
+func collidingID(dir, id string) (other, file string) {
+	for p, got := range build.SourceIDs(context.Background(), os.DirFS(dir)) {
+		if got != id && build.IDsCollide(id, got) && (file == "" || p < file) {
+			other, file = got, p
+		}
+	}
+	if file == "" {
+		return "", ""
+	}
+	return other, filepath.Join(dir, filepath.FromSlash(file))
 }
 
 // scaffold is what a new source says: the placeholders for one skill.

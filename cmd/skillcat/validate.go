@@ -49,8 +49,12 @@ func runValidate(ctx context.Context, e *env, args []string) int {
 	}
 	printViolations(e, *format, res.Warnings)
 	if !*quiet && *format == "text" {
-		fmt.Fprintf(e.stderr, "%s valid: %s listed, %s private (%s)\n", plural(res.Sources, "source"),
-			plural(res.Published, "skill"), plural(res.Private, "skill"), plural(len(res.Warnings), "warning"))
+		sources, private := plural(res.Sources, "source"), ", "+plural(res.Private, "skill")+" private"
+		if publicLog(e) {
+			sources, private = "all sources", "" // a public CI log says nothing of private skills
+		}
+		fmt.Fprintf(e.stderr, "%s valid: %s listed%s (%s)\n", sources,
+			plural(res.Published, "skill"), private, plural(len(res.Warnings), "warning"))
 	}
 	return exitOK
 }
