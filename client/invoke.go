@@ -514,8 +514,8 @@ func (inv *invocation) poll(ctx context.Context, first *skillcat.InvocationRespo
 		if last != nil {
 			wait := inv.pause()
 			if time.Until(deadline) < wait {
-				return last, &detailError{ErrStillRunning, fmt.Sprintf("execution %q still %s after %v; poll %s later",
-					last.ExecutionID, last.Status, inv.opts.Wait, inv.show(next))}
+				return last, &detailError{ErrStillRunning, fmt.Sprintf("execution %q still %s when the wait of %v ends (next poll due in %v); poll %s later",
+					last.ExecutionID, last.Status, inv.opts.Wait, wait, inv.show(next))}
 			}
 			t := time.NewTimer(wait)
 			select {

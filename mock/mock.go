@@ -18,8 +18,8 @@
 // credential where the skill's auth puts it, then the InvocationRequest
 // and its inputs against the skill's inputs schema. A refused request gets
 // an error status and a failed InvocationResponse whose error.message
-// lists every problem (code "unauthorized", "invalid_request",
-// "method_not_allowed", "unsupported_media_type"). A valid request whose
+// lists every problem (code "unknown_skill", "unauthorized",
+// "invalid_request", "method_not_allowed", "unsupported_media_type"). A valid request whose
 // inputs equal an example's inputs (as JSON values) succeeds with that
 // example's output; other inputs fail with code "no_matching_example"
 // (HTTP 501), since the mock knows no other answers.
@@ -121,12 +121,16 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *Handler) invoke(w http.ResponseWriter, r *http.Request, id string) {
+	if !skillcat.ValidID(id) {
+		http.NotFound(w, r)
+		return
+	}
 	var d *skillcat.SkillDescriptor
-	if skillcat.ValidID(id) && h.Skill != nil {
+	if h.Skill != nil {
 		d = h.Skill(id)
 	}
 	if d == nil {
-		http.NotFound(w, r)
+		h.fail(w, http.StatusNotFound, id, "unknown_skill", "the mock serves no skill "+strconv.Quote(id)+" (private skills are never served)")
 		return
 	}
 	method := d.Endpoint.EffectiveMethod()

@@ -87,7 +87,7 @@ func TestMock(t *testing.T) {
 		{"OKQuery", forecast("GET", none), "GET", "/skills/weather.forecast?" + url.Values{
 			"caller": {`{"id":"a","type":"agent"}`}, "skill_id": {"weather.forecast"}, "inputs": {`{"city":"Berlin","days":1e0}`}, "other": {"x"},
 		}.Encode(), "", "", nil, 200, "", ""},
-		{"ErrUnknownSkill", forecast("POST", none), "POST", "/skills/geocode", "application/json", berlin, nil, 404, "-", ""},
+		{"ErrUnknownSkill", forecast("POST", none), "POST", "/skills/geocode", "application/json", berlin, nil, 404, "unknown_skill", `"geocode"`},
 		{"ErrMethod", forecast("PUT", none), "POST", "/skills/weather.forecast", "application/json", berlin, nil, 405, "method_not_allowed", "PUT"},
 		{"ErrMediaType", forecast("POST", none), "POST", "/skills/weather.forecast", "text/plain", berlin, nil, 415, "unsupported_media_type", "JSON"},
 		{"ErrNotJSON", forecast("POST", none), "POST", "/skills/weather.forecast", "application/json", `{"caller":`, nil, 400, "invalid_request", "JSON"},
