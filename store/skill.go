@@ -55,16 +55,16 @@ func (e *DuplicateError) Error() string {
 	return fmt.Sprintf("id %q is already used by %s", e.ID, e.Other)
 }
 
+var (
+	insertSkillSQL = `INSERT INTO skills (` + rowNames() + `) VALUES (` + placeholders(len(rowColumns)) + `)`
+	listedAllSQL   = `SELECT ` + rowNames() + ` FROM skills WHERE access <> 'private' ORDER BY id`
+	listedTypeSQL  = `SELECT ` + rowNames() + ` FROM skills WHERE access <> 'private' AND capability_type = ? ORDER BY id`
+)
+
 const (
-	insertSkillSQL = `INSERT INTO skills
-	(id, name, version, capability_type, access, summary, provider_name, source, descriptor, digest)
-	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
-	insertTagSQL  = `INSERT INTO skill_tags (skill_id, tag, position) VALUES (?, ?, ?)`
-	holderSQL     = `SELECT source FROM skills WHERE id = ?`
-	listedCols    = `id, name, version, capability_type, access, summary, provider_name, source, descriptor, digest`
-	listedAllSQL  = `SELECT ` + listedCols + ` FROM skills WHERE access <> 'private' ORDER BY id`
-	listedTypeSQL = `SELECT ` + listedCols + ` FROM skills WHERE access <> 'private' AND capability_type = ? ORDER BY id`
-	tagsAllSQL    = `SELECT t.skill_id, t.tag FROM skill_tags AS t JOIN skills AS s ON s.id = t.skill_id
+	insertTagSQL = `INSERT INTO skill_tags (skill_id, tag, position) VALUES (?, ?, ?)`
+	holderSQL    = `SELECT source FROM skills WHERE id = ?`
+	tagsAllSQL   = `SELECT t.skill_id, t.tag FROM skill_tags AS t JOIN skills AS s ON s.id = t.skill_id
 	WHERE s.access <> 'private' ORDER BY t.skill_id, t.position`
 	tagsTypeSQL = `SELECT t.skill_id, t.tag FROM skill_tags AS t JOIN skills AS s ON s.id = t.skill_id
 	WHERE s.access <> 'private' AND s.capability_type = ? ORDER BY t.skill_id, t.position`
@@ -134,9 +134,7 @@ func (db *DB) NewLoader(ctx context.Context) (*Loader, error) {
 // constraint rejects it and Add returns a *DuplicateError naming the source
 // that holds the id; the load goes on. The error is for real failures.
 func (l *Loader) Add(ctx context.Context, s *Skill) (*DuplicateError, error) {
-	_, err := l.insertSkill.ExecContext(ctx,
-		s.ID, s.Name, s.Version, s.CapabilityType, s.Access,
-		s.Summary, s.ProviderName, s.Source, s.Descriptor, s.Digest)
+	_, err := l.insertSkill.ExecContext(ctx, s.args()...)
 	if isUniqueViolation(err) {
 		// The failed INSERT wrote nothing and the transaction goes on.
 		var other string
@@ -268,7 +266,7 @@ func (db *DB) listed(ctx context.Context, capabilityType string, withDescriptors
 		skillsSQL, tagsSQL, args = listedTypeSQL, tagsTypeSQL, []any{capabilityType}
 	}
 	if !withDescriptors {
-		skillsSQL = strings.Replace(skillsSQL, "descriptor,", "x'' AS descriptor,", 1)
+		skillsSQL = strings.Replace(skillsSQL, " descriptor,", " x'' AS descriptor,", 1)
 	}
 	// One transaction, so that the skills and their tags are one snapshot.
 	tx, err := db.db.BeginTx(ctx, nil)
@@ -285,8 +283,7 @@ func (db *DB) listed(ctx context.Context, capabilityType string, withDescriptors
 	}
 	for rows.Next() {
 		var s Skill
-		if err := rows.Scan(&s.ID, &s.Name, &s.Version, &s.CapabilityType, &s.Access,
-			&s.Summary, &s.ProviderName, &s.Source, &s.Descriptor, &s.Digest); err != nil {
+		if err := rows.Scan(s.dest()...); err != nil {
 			rows.Close()
 			return nil, err
 		}
