@@ -48,7 +48,7 @@ type CachedSource struct {
 	Path     string
 	Stat     string // the file's identity (device, inode, ctime, size); "" means unknown
 	Hash     string // sha256 of the source's bytes, hex
-	Skill    Skill  // the row it gave
+	Skill    Skill  // the row it gave, kept as the index keeps it (rowColumns, tags in order)
 	Warnings []byte // its warnings, as the build encodes them
 	IDLine   int
 	IDColumn int
@@ -78,22 +78,32 @@ const cacheAppID = 0x534b4331
 
 // cacheSchemaVersion is the user_version of the schema below; a cache of
 // another schema starts afresh.
-const cacheSchemaVersion = 2
+const cacheSchemaVersion = 3
 
-const cacheSchema = `
-DROP TABLE IF EXISTS meta; DROP TABLE IF EXISTS sources; DROP TABLE IF EXISTS outputs;
+// cacheSchema is the cache's tables. A source's row is the index's row
+// (rowColumns) beside what the cache adds of its own; its tags are rows of
+// source_tags, as the index's are rows of skill_tags.
+var cacheSchema = `
+DROP TABLE IF EXISTS meta; DROP TABLE IF EXISTS sources; DROP TABLE IF EXISTS source_tags; DROP TABLE IF EXISTS outputs;
 CREATE TABLE meta (name TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
 CREATE TABLE sources (
-	path TEXT PRIMARY KEY, stat TEXT NOT NULL, hash TEXT NOT NULL,
-	id TEXT NOT NULL, name TEXT NOT NULL, version TEXT NOT NULL, capability_type TEXT NOT NULL,
-	access TEXT NOT NULL, summary TEXT NOT NULL, provider_name TEXT NOT NULL, tags TEXT NOT NULL,
-	descriptor BLOB NOT NULL, digest TEXT NOT NULL, warnings BLOB NOT NULL,
-	id_line INTEGER NOT NULL, id_column INTEGER NOT NULL, sum TEXT NOT NULL
+	path TEXT PRIMARY KEY, stat TEXT NOT NULL, hash TEXT NOT NULL, ` + rowDecls() + `,
+	warnings BLOB NOT NULL, id_line INTEGER NOT NULL, id_column INTEGER NOT NULL, sum TEXT NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE source_tags (
+	path TEXT NOT NULL, position INTEGER NOT NULL, tag TEXT NOT NULL, PRIMARY KEY (path, position)
 ) WITHOUT ROWID;
 CREATE TABLE outputs (
 	path TEXT PRIMARY KEY, key TEXT NOT NULL, hash TEXT NOT NULL, size INTEGER NOT NULL, stat TEXT NOT NULL
 ) WITHOUT ROWID;
 `
+
+// The statements on a source's row.
+var (
+	getSourceSQL = `SELECT path, stat, hash, ` + rowNames() + `, warnings, id_line, id_column, sum FROM sources WHERE path = ?`
+	putSourceSQL = `INSERT OR REPLACE INTO sources (path, stat, hash, ` + rowNames() + `, warnings, id_line, id_column, sum)
+	VALUES (` + placeholders(len(rowColumns)+7) + `)`
+)
 
 // sqliteMagic begins every SQLite database file.
 const sqliteMagic = "SQLite format 3\x00"
@@ -238,7 +248,7 @@ func openCache(ctx context.Context, path, version string) (*Cache, error) {
 	var have string
 	err = db.QueryRowContext(ctx, `SELECT value FROM meta WHERE name = 'version'`).Scan(&have)
 	if errors.Is(err, sql.ErrNoRows) || (err == nil && have != version) {
-		if _, err := db.ExecContext(ctx, `BEGIN IMMEDIATE; DELETE FROM sources; DELETE FROM outputs; DELETE FROM meta;
+		if _, err := db.ExecContext(ctx, `BEGIN IMMEDIATE; DELETE FROM sources; DELETE FROM source_tags; DELETE FROM outputs; DELETE FROM meta;
 			INSERT INTO meta (name, value) VALUES ('version', ?); COMMIT;`, version); err != nil {
 			db.ExecContext(ctx, "ROLLBACK")
 			return fail(err)
@@ -295,11 +305,19 @@ func (c *Cache) Begin(ctx context.Context) (*CacheTx, error) {
 	}
 	t := &CacheTx{ctx: ctx, tx: tx}
 	if t.seen, err = tx.PrepareContext(ctx, `INSERT OR IGNORE INTO seen (path) VALUES (?)`); err == nil {
-		t.get, err = tx.PrepareContext(ctx, `SELECT path, stat, hash, id, name, version, capability_type, access,
-	summary, provider_name, tags, descriptor, digest, warnings, id_line, id_column, sum FROM sources WHERE path = ?`)
+		t.get, err = tx.PrepareContext(ctx, getSourceSQL)
 	}
 	if err == nil {
-		t.put, err = tx.PrepareContext(ctx, `INSERT OR REPLACE INTO sources VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+		t.put, err = tx.PrepareContext(ctx, putSourceSQL)
+	}
+	if err == nil {
+		t.getTags, err = tx.PrepareContext(ctx, `SELECT tag FROM source_tags WHERE path = ? ORDER BY position`)
+	}
+	if err == nil {
+		t.dropTags, err = tx.PrepareContext(ctx, `DELETE FROM source_tags WHERE path = ?`)
+	}
+	if err == nil {
+		t.putTag, err = tx.PrepareContext(ctx, `INSERT INTO source_tags (path, position, tag) VALUES (?, ?, ?)`)
 	}
 	if err != nil {
 		tx.Rollback()
@@ -316,6 +334,9 @@ type CacheTx struct {
 	ctx            context.Context
 	tx             *sql.Tx
 	seen, get, put *sql.Stmt
+	getTags        *sql.Stmt
+	dropTags       *sql.Stmt
+	putTag         *sql.Stmt
 }
 
 // corrupt wraps a read error with ErrCorrupt, unless the context ended.
@@ -336,21 +357,21 @@ func (t *CacheTx) Source(path string) (CachedSource, bool, error) {
 		return CachedSource{}, false, t.corrupt("source "+path, err)
 	}
 	var s CachedSource
-	var tags, sum string
-	err := t.get.QueryRowContext(t.ctx, path).Scan(
-		&s.Path, &s.Stat, &s.Hash, &s.Skill.ID, &s.Skill.Name, &s.Skill.Version, &s.Skill.CapabilityType,
-		&s.Skill.Access, &s.Skill.Summary, &s.Skill.ProviderName, &tags, &s.Skill.Descriptor, &s.Skill.Digest,
-		&s.Warnings, &s.IDLine, &s.IDColumn, &sum)
+	var sum string
+	dest := append([]any{&s.Path, &s.Stat, &s.Hash}, s.Skill.dest()...)
+	err := t.get.QueryRowContext(t.ctx, path).Scan(append(dest, &s.Warnings, &s.IDLine, &s.IDColumn, &sum)...)
 	if errors.Is(err, sql.ErrNoRows) {
 		return CachedSource{}, false, nil
 	}
 	if err != nil {
 		return CachedSource{}, false, t.corrupt("source "+path, err)
 	}
-	if tags != "" {
-		s.Skill.Tags = strings.Split(tags, "\n")
+	if s.Skill.Tags, err = t.tags(path); err != nil {
+		return CachedSource{}, false, t.corrupt("source "+path, err)
 	}
-	s.Skill.Source = s.Path
+	if s.Skill.Source != s.Path {
+		return CachedSource{}, false, t.corrupt("source "+path, errors.New("row of another source"))
+	}
 	if sum != s.sum() {
 		return CachedSource{}, false, t.corrupt("source "+path, errors.New("row checksum mismatch"))
 	}
@@ -360,13 +381,39 @@ func (t *CacheTx) Source(path string) (CachedSource, bool, error) {
 	return s, true, nil
 }
 
-// sum is the checksum of everything a source row holds.
+// tags reads a cached source's tags, in order.
+func (t *CacheTx) tags(path string) ([]string, error) {
+	rows, err := t.getTags.QueryContext(t.ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	var tags []string
+	for rows.Next() {
+		var tag string
+		if err := rows.Scan(&tag); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		tags = append(tags, tag)
+	}
+	return tags, closeRows(rows)
+}
+
+// sum is the checksum of everything a source row holds, its tags included.
 func (s *CachedSource) sum() string {
 	h := sha256.New()
-	k := &s.Skill
-	for _, f := range []string{s.Path, s.Stat, s.Hash, k.ID, k.Name, k.Version, k.CapabilityType, k.Access, k.Summary,
-		k.ProviderName, strings.Join(k.Tags, "\n"), string(k.Descriptor), k.Digest, string(s.Warnings),
-		strconv.Itoa(s.IDLine), strconv.Itoa(s.IDColumn)} {
+	fields := []string{s.Path, s.Stat, s.Hash}
+	for _, v := range s.Skill.args() {
+		switch v := v.(type) {
+		case string:
+			fields = append(fields, v)
+		case []byte:
+			fields = append(fields, string(v))
+		}
+	}
+	fields = append(fields, s.Skill.Tags...)
+	fields = append(fields, strconv.Itoa(len(s.Skill.Tags)), string(s.Warnings), strconv.Itoa(s.IDLine), strconv.Itoa(s.IDColumn))
+	for _, f := range fields {
 		io.WriteString(h, strconv.Itoa(len(f))+":")
 		io.WriteString(h, f)
 	}
@@ -377,12 +424,18 @@ func (s *CachedSource) sum() string {
 func (t *CacheTx) PutSource(s *CachedSource) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	k := &s.Skill
-	if _, err := t.put.ExecContext(t.ctx,
-		s.Path, s.Stat, s.Hash, k.ID, k.Name, k.Version, k.CapabilityType,
-		k.Access, k.Summary, k.ProviderName, strings.Join(k.Tags, "\n"), k.Descriptor, k.Digest, s.Warnings,
-		s.IDLine, s.IDColumn, s.sum()); err != nil {
+	s.Skill.Source = s.Path
+	args := append([]any{s.Path, s.Stat, s.Hash}, s.Skill.args()...)
+	if _, err := t.put.ExecContext(t.ctx, append(args, s.Warnings, s.IDLine, s.IDColumn, s.sum())...); err != nil {
 		return fmt.Errorf("update cache: source %s: %w", s.Path, err)
+	}
+	if _, err := t.dropTags.ExecContext(t.ctx, s.Path); err != nil {
+		return fmt.Errorf("update cache: source %s: %w", s.Path, err)
+	}
+	for pos, tag := range s.Skill.Tags {
+		if _, err := t.putTag.ExecContext(t.ctx, s.Path, pos, tag); err != nil {
+			return fmt.Errorf("update cache: source %s: tag %q: %w", s.Path, tag, err)
+		}
 	}
 	_, err := t.seen.ExecContext(t.ctx, s.Path)
 	return err
@@ -468,7 +521,8 @@ func (t *CacheTx) KeepSources() error {
 func (t *CacheTx) Commit() error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if _, err := t.tx.ExecContext(t.ctx, `DELETE FROM sources WHERE path NOT IN (SELECT path FROM seen)`); err != nil {
+	if _, err := t.tx.ExecContext(t.ctx, `DELETE FROM sources WHERE path NOT IN (SELECT path FROM seen);
+	DELETE FROM source_tags WHERE path NOT IN (SELECT path FROM seen)`); err != nil {
 		return fmt.Errorf("update cache: %w", err)
 	}
 	if err := t.tx.Commit(); err != nil {

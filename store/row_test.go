@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
@@ -40,6 +41,30 @@ func TestRowColumns(t *testing.T) {
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("the skills table has columns %q; rowColumns states %q", got, want)
+	}
+
+	c, err := OpenCache(ctx, filepath.Join(t.TempDir(), "cache.sqlite"), "v")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	var cached []string
+	rows, err = c.db.QueryContext(ctx, `SELECT name FROM pragma_table_info('sources') ORDER BY cid`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		var n string
+		if err := rows.Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		cached = append(cached, n)
+	}
+	if err := closeRows(rows); err != nil {
+		t.Fatal(err)
+	}
+	if len(cached) < 3+len(want) || !slices.Equal(cached[3:3+len(want)], want) {
+		t.Errorf("the cache's sources table has columns %q; want path, stat, hash, then %q", cached, want)
 	}
 
 	// Each column holds the field of its name: load a row whose fields all
