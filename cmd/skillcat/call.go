@@ -44,12 +44,42 @@ func parseArgs(e *env, fs *flag.FlagSet, args []string) ([]string, int) {
 	}
 }
 
+// The environment variables of an OAuth 2.0 client that obtains its own
+// access token (the client credentials grant).
+const (
+	ClientIDEnv     = "SKILLCAT_CLIENT_ID"
+	ClientSecretEnv = "SKILLCAT_CLIENT_SECRET"
+)
+
 // credential reads the credential for auth from the environment variable
 // name: the key of an api_key, the access token of an oauth2, or the
 // header lines ("Name: value", one a line) a custom auth's instructions ask
-// for. An auth of type none takes nothing. An unset variable gives an
-// empty Credential; Invoke then says which one the skill needs.
-func credential(e *env, auth skillcat.Auth, name string) (client.Credential, error) {
+// for. For an oauth2 auth with name unset and $SKILLCAT_CLIENT_ID and
+// $SKILLCAT_CLIENT_SECRET set, the access token is obtained from
+// auth.token_url with the client credentials grant, for scopes. An auth of
+// type none takes nothing. An unset variable gives an empty Credential;
+// Invoke then says which one the skill needs. It also returns the secret
+// values to keep out of what is printed.
+func credential(ctx context.Context, e *env, c *client.Client, auth skillcat.Auth, name string, scopes []string) (client.Credential, []string, error) {
+	cred, err := envCredential(e, auth, name)
+	if err != nil || auth.Type != skillcat.AuthOAuth2 || cred.Secret != "" {
+		return cred, secrets(cred), err
+	}
+	id, secret := e.getenv(ClientIDEnv), e.getenv(ClientSecretEnv)
+	if id == "" || secret == "" {
+		return cred, nil, nil
+	}
+	hide := []string{secret}
+	token, err := c.ClientCredentials(ctx, auth.TokenURL, id, secret, scopes)
+	if err != nil {
+		return cred, hide, fmt.Errorf("$%s and $%s: %w", ClientIDEnv, ClientSecretEnv, err)
+	}
+	cred.Secret = token
+	return cred, append(hide, secrets(cred)...), nil
+}
+
+// envCredential reads a credential from the environment variable name.
+func envCredential(e *env, auth skillcat.Auth, name string) (client.Credential, error) {
 	v := e.getenv(name)
 	if v == "" || auth.Type == skillcat.AuthNone {
 		return client.Credential{}, nil

@@ -39,13 +39,15 @@ func runInvoke(ctx context.Context, e *env, args []string) int {
 	fs.Var(&inputs, "input", "an input `NAME=VALUE` (repeatable): a string where the schema wants one, JSON otherwise; NAME:=JSON forces JSON; a.b=V sets a nested member")
 	inputsFile := fs.String("inputs", "", "a `file` holding the inputs as a JSON object, or - for stdin; --input values are set on top")
 	requestID := fs.String("request-id", "", "the request's idempotency `key`")
-	authEnv := fs.String("auth-env", DefaultCredentialEnv, "the environment `variable` holding the credential: the API key, the OAuth 2.0 access token, or for a custom auth header lines \"Name: value\"")
+	authEnv := fs.String("auth-env", DefaultCredentialEnv, "the environment `variable` holding the credential: the API key, the OAuth 2.0 access token (or set $"+ClientIDEnv+" and $"+ClientSecretEnv+" to obtain one from token_url), or for a custom auth header lines \"Name: value\"")
 	format := fs.String("format", "text", "output `format`: text (the output) or json (the final InvocationResponse)")
 	endpoint := fs.String("endpoint", "", "call this `URL` instead of the skill's endpoint.url (a staging deployment)")
 	wait := fs.Duration("wait", client.DefaultWait, "how long to poll an accepted or running execution")
 	timeout := fs.Duration("timeout", client.DefaultTimeout, "time allowed for each request, body included")
 	verifyKeys := verifyKeyFlag(fs)
 	callerID := fs.String("caller", client.DefaultCaller.ID, "the caller `id` sent in the request")
+	var scopes inputFlags
+	fs.Var(&scopes, "scope", "an OAuth 2.0 `scope` to request when invoke obtains the token itself ($"+ClientIDEnv+" and $"+ClientSecretEnv+"); repeatable")
 	fs.Usage = func() {
 		w := fs.Output()
 		fmt.Fprintln(w, "Usage: skillcat invoke URL ID [--input NAME=VALUE ...] [--inputs FILE|-] [flags]")
@@ -113,12 +115,19 @@ func runInvoke(ctx context.Context, e *env, args []string) int {
 	if len(inputs) > 0 {
 		baseName = "inputs"
 	}
-	cred, err := credential(e, d.Auth, *authEnv)
+	cred, hide, err := credential(ctx, e, c, d.Auth, *authEnv, scopes)
+	if errors.Is(err, client.ErrToken) || isNetwork(err) {
+		fmt.Fprintf(&redactor{w: e.stderr, secrets: hide}, "skillcat: invoke: %s: %v\n", d.ID, err)
+		if isNetwork(err) {
+			return exitNetwork
+		}
+		return exitInvalid
+	}
 	if err != nil {
 		return usageErr("%v", err)
 	}
-	stdout := &redactor{w: e.stdout, secrets: secrets(cred)}
-	stderr := &redactor{w: e.stderr, secrets: secrets(cred)}
+	stdout := &redactor{w: e.stdout, secrets: hide}
+	stderr := &redactor{w: e.stderr, secrets: hide}
 	say := func(format string, a ...any) { fmt.Fprintf(stderr, "skillcat: invoke: "+format+"\n", a...) }
 
 	start := time.Now()

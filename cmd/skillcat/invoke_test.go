@@ -238,6 +238,46 @@ func TestInvokeCmd(t *testing.T) {
 			t.Errorf("stderr: %q", stderr)
 		}
 	})
+	t.Run("OAuth2ClientCredentials", func(t *testing.T) {
+		var scope string
+		token := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			id, secret, _ := r.BasicAuth()
+			r.ParseForm()
+			scope = r.PostForm.Get("scope")
+			w.Header().Set("Content-Type", "application/json")
+			if id != "app" || secret != "client-secret-42" {
+				w.WriteHeader(http.StatusUnauthorized)
+				io.WriteString(w, `{"error":"invalid_client"}`)
+				return
+			}
+			io.WriteString(w, `{"access_token":"issued-token-77","token_type":"bearer"}`)
+		}))
+		defer token.Close()
+		s := newCallSite(t, skillcat.Auth{Type: skillcat.AuthOAuth2, TokenURL: token.URL + "/token"})
+		m := mock.New(s.d)
+		m.Credential = "issued-token-77"
+		s.handler = func(w http.ResponseWriter, r *http.Request) {
+			r.URL.Path = mock.SkillPath(s.d.ID)
+			m.ServeHTTP(w, r)
+		}
+		env := map[string]string{"SKILLCAT_CLIENT_ID": "app", "SKILLCAT_CLIENT_SECRET": "client-secret-42"}
+		code, stdout, stderr := runSkillcat(t, env, "invoke", s.srv.URL, "weather.forecast", "--scope", "forecast:read",
+			"--input", "city=Berlin", "--input", "days=2")
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		if scope != "forecast:read" {
+			t.Errorf("requested scope %q, want forecast:read", scope)
+		}
+		if strings.Contains(stdout+stderr, "issued-token-77") || strings.Contains(stdout+stderr, "client-secret-42") {
+			t.Errorf("a secret was printed:\n%s\n%s", stdout, stderr)
+		}
+		env["SKILLCAT_CLIENT_SECRET"] = "wrong-secret"
+		code, _, stderr = runSkillcat(t, env, "invoke", s.srv.URL, "weather.forecast", "--input", "city=Berlin")
+		if code != exitInvalid || !strings.Contains(stderr, "invalid_client") || strings.Contains(stderr, "wrong-secret") {
+			t.Errorf("a refused client: got exit %d %q, want 1 with invalid_client", code, stderr)
+		}
+	})
 	t.Run("ErrNetwork", func(t *testing.T) {
 		s := newCallSite(t, skillcat.Auth{Type: skillcat.AuthNone})
 		ln, _ := net.Listen("tcp", "127.0.0.1:0")

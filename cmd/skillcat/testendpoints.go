@@ -155,8 +155,8 @@ func runTestEndpoints(ctx context.Context, e *env, args []string) int {
 			untested++
 			continue
 		}
-		cred, cerr := credential(e, d.Auth, auth.name(d.ID))
-		secretList = append(secretList, secrets(cred)...)
+		cred, hide, cerr := credential(ctx, e, c, d.Auth, auth.name(d.ID), nil)
+		secretList = append(secretList, hide...)
 		target := endpointFor(*endpoint, d)
 		for i, ex := range d.Examples {
 			if ctx.Err() != nil {
