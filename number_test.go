@@ -77,4 +77,12 @@ func TestNumberBounds(t *testing.T) {
 			t.Fatalf("got %v, want the exponent refused", vs)
 		}
 	})
+
+	t.Run("Response", func(t *testing.T) {
+		src := []byte(`{"protocol": {"version": "1.0.0"}, "skill_id": "a.b", "status": "ok", "output": [` + huge + `]}`)
+		_, vs := skillcat.ParseResponse("resp.json", src)
+		if len(vs) != 1 || vs[0].Reason != exponentReason {
+			t.Fatalf("got %v, want the exponent refused", vs)
+		}
+	})
 }

@@ -2,8 +2,10 @@ package build_test
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 	"testing/fstest"
@@ -100,5 +102,34 @@ func TestSiteLogo(t *testing.T) {
 			}
 			assertLines(t, got, want)
 		})
+	}
+}
+
+// TestHugeNumberInSources puts 1e1000001 in a JSON source, a Markdown
+// source and the site file: each is reported at the number, and the build
+// goes on to report them all.
+func TestHugeNumberInSources(t *testing.T) {
+	withHuge := func(id string) map[string]any {
+		return descriptor(id, set("x-n", json.Number("1e1000001")),
+			set("examples", []any{map[string]any{"title": "t", "inputs": map[string]any{"n": json.Number("1e1000001")}}}))
+	}
+	fsys := fstest.MapFS{
+		"a.json":    {Data: jsonSource(withHuge("a"))},
+		"b.md":      {Data: mdSource(withHuge("b"))},
+		"_index.md": {Data: []byte("---\ntitle: T\nx-n: 1e1000001\n---\n")},
+	}
+	got := validateLines(t, fsys)
+	const reason = "number 1e1000001 has an exponent beyond ±1000; no schema keyword needs one that large"
+	if len(got) < 3 {
+		t.Fatalf("got %q, want the number refused in each file", got)
+	}
+	for _, file := range []string{"content/_index.md:3:6: x-n: ", "content/a.json:", "content/b.md:"} {
+		found := false
+		for _, l := range got {
+			found = found || strings.HasPrefix(l, file) && strings.HasSuffix(l, reason)
+		}
+		if !found {
+			t.Errorf("%s…%s is missing from:\n%s", file, reason, strings.Join(got, "\n"))
+		}
 	}
 }
