@@ -30,17 +30,18 @@ const visibleJS = `Array.from(document.querySelectorAll("#skills .card")).filter
 // catalogText is what the search box looks at for each listed skill, read
 // from the published documents (descriptors and index), not from the page.
 type catalogText struct {
-	ids  []string
-	text map[string][]string // id → the words of its id, name, summary, provider, tags and description
-	typ  map[string]string
-	tags map[string][]string
-	prov map[string]string
-	sum  map[string]string
+	ids   []string
+	text  map[string][]string // id → the words of its id, name, summary, provider, tags and description
+	typ   map[string]string
+	tags  map[string][]string
+	prov  map[string]string
+	sum   map[string]string
+	names map[string]string
 }
 
 func readCatalog(t *testing.T, s *site) catalogText {
 	t.Helper()
-	c := catalogText{text: map[string][]string{}, typ: map[string]string{}, tags: map[string][]string{}, prov: map[string]string{}, sum: map[string]string{}}
+	c := catalogText{text: map[string][]string{}, typ: map[string]string{}, tags: map[string][]string{}, prov: map[string]string{}, sum: map[string]string{}, names: map[string]string{}}
 	for _, e := range s.Index.Skills {
 		var d skillcat.SkillDescriptor
 		readJSON(t, filepath.Join(s.Dir, "skills", e.ID+".json"), &d)
@@ -49,6 +50,7 @@ func readCatalog(t *testing.T, s *site) catalogText {
 		c.tags[e.ID] = d.Tags
 		c.prov[e.ID] = d.Provider.Name
 		c.sum[e.ID] = e.Summary
+		c.names[e.ID] = d.Name
 		c.text[e.ID] = words(strings.Join([]string{e.ID, d.Name, e.Summary, d.Provider.Name, strings.Join(d.Tags, " "), d.Description}, "\n"))
 	}
 	slices.Sort(c.ids)

@@ -32,6 +32,7 @@ func TestHTMLValid(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	files = append(files, pagedPages(t)...)
 	var stderr bytes.Buffer
 	cmd := exec.Command(java, append([]string{"-Xss8m", "-jar", jar, "--format", "json", "--stdout"}, files...)...)
 	cmd.Stdout = &stderr
