@@ -593,7 +593,10 @@ func TestInvokeTooLarge(t *testing.T) {
 	}
 	e.srv.CloseClientConnections()
 	time.Sleep(50 * time.Millisecond)
-	if n := written.Load(); n >= total {
-		t.Errorf("the server wrote all %d bytes; want the client to hang up after %d", n, client.DefaultMaxBytes)
+	t.Logf("the server wrote %d of %d bytes before the client hung up", written.Load(), total)
+	// The client reads MaxBytes+1 and hangs up; what the kernel buffered
+	// besides is a few MiB at most.
+	if n := written.Load(); n >= 4*client.DefaultMaxBytes {
+		t.Errorf("the server wrote %d bytes; want the client to hang up soon after %d", n, client.DefaultMaxBytes)
 	}
 }
