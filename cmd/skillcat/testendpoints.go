@@ -75,6 +75,8 @@ func (f *envFlags) name(id string) string {
 // contract tests of their live endpoints: each example's inputs are sent,
 // and the answer must be a valid, succeeded InvocationResponse whose
 // output validates and equals the example's output (or has its shape).
+// Private skills are tested only with --include-private, so that a public
+// CI log tells nothing of them.
 func runTestEndpoints(ctx context.Context, e *env, args []string) int {
 	fs := newFlags(e, "test-endpoints", "[--content DIR] [--only ID] [--auth-env [ID=]VAR] [flags]")
 	content := fs.String("content", "content", "the content `directory` of skill sources")
@@ -87,6 +89,7 @@ func runTestEndpoints(ctx context.Context, e *env, args []string) int {
 	format := fs.String("format", "text", "output `format`: text, json or github")
 	timeout := fs.Duration("timeout", client.DefaultTimeout, "time allowed for each request, body included")
 	wait := fs.Duration("wait", client.DefaultWait, "how long to poll an accepted or running execution")
+	includePrivate := fs.Bool("include-private", false, "test private skills too (their ids and endpoints are then printed: not for a public CI log)")
 	fs.Usage = func() {
 		w := fs.Output()
 		fmt.Fprintln(w, "Usage: skillcat test-endpoints [flags]")
@@ -137,8 +140,12 @@ func runTestEndpoints(ctx context.Context, e *env, args []string) int {
 		return exitInternal
 	}
 	for _, id := range only {
-		if !slices.ContainsFunc(skills, func(s build.SourceSkill) bool { return s.Descriptor.ID == id }) {
+		i := slices.IndexFunc(skills, func(s build.SourceSkill) bool { return s.Descriptor.ID == id })
+		switch {
+		case i < 0 || skills[i].Descriptor.Access == skillcat.Private && !*includePrivate && publicLog(e):
 			return usageErr("--only %q: no such skill in %s", id, *content)
+		case skills[i].Descriptor.Access == skillcat.Private && !*includePrivate:
+			return usageErr("--only %q: the skill is private; pass --include-private to test it (its id and endpoint are then printed)", id)
 		}
 	}
 
@@ -148,7 +155,9 @@ func runTestEndpoints(ctx context.Context, e *env, args []string) int {
 	untested := 0
 	for _, s := range skills {
 		d := s.Descriptor
-		if len(only) > 0 && !slices.Contains(only, d.ID) {
+		// Private skills stay out of what is printed (a CI log may be
+		// public) unless asked for.
+		if len(only) > 0 && !slices.Contains(only, d.ID) || d.Access == skillcat.Private && !*includePrivate {
 			continue
 		}
 		if len(d.Examples) == 0 {
