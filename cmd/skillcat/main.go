@@ -89,8 +89,12 @@ func usage(w io.Writer) {
 		names = append(names, name)
 	}
 	sort.Strings(names)
+	width := 0
 	for _, name := range names {
-		fmt.Fprintf(w, "  %-10s %s\n", name, commands[name].summary)
+		width = max(width, len(name))
+	}
+	for _, name := range names {
+		fmt.Fprintf(w, "  %-*s  %s\n", width, name, commands[name].summary)
 	}
 	fmt.Fprintln(w, "\nRun \"skillcat <command> --help\" for a command's flags.")
 }
