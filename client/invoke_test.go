@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -599,4 +600,74 @@ func TestInvokeTooLarge(t *testing.T) {
 	if n := written.Load(); n >= 4*client.DefaultMaxBytes {
 		t.Errorf("the server wrote %d bytes; want the client to hang up soon after %d", n, client.DefaultMaxBytes)
 	}
+}
+
+func TestInvokeTransport(t *testing.T) {
+	d := func(u string) *skillcat.SkillDescriptor {
+		return weather(u, skillcat.Auth{Type: skillcat.AuthOAuth2, TokenURL: "https://a.example.com/t"}, "POST")
+	}
+	cred := client.InvokeOptions{Credential: client.Credential{Secret: "tok-secret"}}
+	t.Run("TLS", func(t *testing.T) {
+		var m *mock.Handler
+		srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { m.ServeHTTP(w, r) }))
+		defer srv.Close()
+		sk := d(srv.URL + mock.SkillPath("weather.forecast"))
+		m = mock.New(sk)
+		c := &client.Client{HTTPClient: srv.Client()}
+		resp, err := c.Invoke(context.Background(), sk, json.RawMessage(`{"q":"Berlin"}`), cred)
+		if err != nil || resp.Status != skillcat.StatusSucceeded {
+			t.Fatalf("got %v, %v; want succeeded over https", resp, err)
+		}
+	})
+	t.Run("ErrDowngrade", func(t *testing.T) {
+		plain := newEndpoint(t)
+		srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			http.Redirect(w, r, plain.url("weather.forecast"), http.StatusTemporaryRedirect)
+		}))
+		defer srv.Close()
+		c := &client.Client{HTTPClient: srv.Client()}
+		_, err := c.Invoke(context.Background(), d(srv.URL+"/x"), json.RawMessage(`{"q":"Berlin"}`), cred)
+		if !errors.Is(err, client.ErrRedirect) {
+			t.Errorf("got %v, want ErrRedirect", err)
+		}
+		if n := len(plain.requests()); n != 0 {
+			t.Errorf("the http target got %d requests, want none", n)
+		}
+	})
+	t.Run("ErrTimeout", func(t *testing.T) {
+		e := newEndpoint(t)
+		release := make(chan struct{})
+		defer close(release)
+		e.handler = func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusOK)
+			io.WriteString(w, `{"execution_id":`) // then nothing until the client gives up
+			w.(http.Flusher).Flush()
+			<-release
+		}
+		c := &client.Client{Timeout: 200 * time.Millisecond}
+		start := time.Now()
+		_, err := c.Invoke(context.Background(), d(e.url("weather.forecast")), json.RawMessage(`{"q":"Berlin"}`), cred)
+		if !errors.Is(err, context.DeadlineExceeded) {
+			t.Errorf("got %v, want a timeout", err)
+		}
+		if el := time.Since(start); el > 5*time.Second {
+			t.Errorf("took %v, want about the 200ms Timeout", el)
+		}
+		if strings.Contains(fmt.Sprint(err), "tok-secret") {
+			t.Errorf("the error shows the credential: %v", err)
+		}
+	})
+	t.Run("QueryKeyNotShown", func(t *testing.T) {
+		e := newEndpoint(t)
+		e.handler = func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "text/html")
+			io.WriteString(w, "<html>")
+		}
+		sk := weather(e.url("weather.forecast"), skillcat.Auth{Type: skillcat.AuthAPIKey, In: "query", Name: "key"}, "GET")
+		_, err := (&client.Client{}).Invoke(context.Background(), sk, json.RawMessage(`{"q":"Berlin"}`), client.InvokeOptions{Credential: client.Credential{Secret: "query-secret"}})
+		if err == nil || strings.Contains(err.Error(), "query-secret") || strings.Contains(err.Error(), "inputs=") {
+			t.Errorf("got %v, want an error without the key or the request's parameters", err)
+		}
+	})
 }
