@@ -98,6 +98,8 @@ func checkPositions(t *testing.T, data []byte, vs skillcat.Violations) {
 // design, each exception checked independently here:
 //
 //   - it refuses nesting deeper than MaxDepth;
+//   - it refuses a number beyond CheckNumber's bounds (MaxNumberLength,
+//     MaxNumberExponent), at the number;
 //   - it refuses invalid UTF-8 in strings, and lone surrogate escapes, which
 //     encoding/json replaces with U+FFFD;
 //   - it skips a leading UTF-8 byte order mark, which encoding/json refuses.
@@ -109,6 +111,7 @@ func FuzzParseJSON(f *testing.F) {
 	for _, s := range []string{
 		`{}`, `[]`, `null`, `0`, `-0`, `1e-7`, `123456789012345678901234567890`, `"\ud83d\ude00"`, `"\ud800"`, `"\udc00x"`,
 		`{"a":1,"a":2}`, ` {"a" : [ true , false , null ] } `, `"\u0000\b\f\n\r\t\/\\\""`, "\"\xff\"", "\xef\xbb\xbf{}", "\xef\xbb\xbf",
+		`1e1000`, `1e1001`, `-1E-0001001`, `[1e+999999999999]`, "1" + strings.Repeat("0", skillcat.MaxNumberLength),
 		`01`, `1.`, `.5`, `-`, `1e`, `tru`, `{"a"}`, `[1,]`, `{,}`, `"a` + "\n" + `"`, "\"\u2028\"",
 		`{"a":1,"b":2,"c":3,"d":4,"e":5,"f":6,"g":7,"h":8,"i":9,"j":10,"a":11,"k":12,"l":13,"m":14,"n":15,"o":16,"p":17,"b":{"x":1,"x":[2]}}`,
 		strings.Repeat("[", skillcat.MaxDepth) + strings.Repeat("]", skillcat.MaxDepth),
@@ -131,6 +134,7 @@ func FuzzParseJSON(f *testing.F) {
 			case strings.Contains(se.Msg, "nested more than") && depth(data) > skillcat.MaxDepth:
 			case strings.Contains(se.Msg, "invalid UTF-8") && !utf8.Valid(data):
 			case strings.Contains(se.Msg, "surrogate") && loneSurrogate(data):
+			case se.Limit && skillcat.CheckNumber(numberAt(data, se.Offset)) != nil:
 			default:
 				t.Fatalf("ParseJSON(%q): got %v, want it accepted as encoding/json does", data, err)
 			}
@@ -248,4 +252,13 @@ func BenchmarkParseDescriptorLargeObject(b *testing.B) {
 			b.Fatal(vs)
 		}
 	}
+}
+
+// numberAt returns the number literal starting at offset off of data.
+func numberAt(data []byte, off int) string {
+	end := off
+	for end < len(data) && strings.IndexByte("+-0123456789.eE", data[end]) >= 0 {
+		end++
+	}
+	return string(data[off:end])
 }
