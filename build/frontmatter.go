@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	skillcat "github.com/skillcat/skillcat"
 	"go.yaml.in/yaml/v3"
@@ -66,28 +65,6 @@ func splitFrontMatter(data []byte) (yml []byte, ymlLine int, body []byte, bodyLi
 	return nil, 0, nil, 0, fmt.Errorf(`front matter is never closed: add a "---" line after the YAML members`)
 }
 
-var (
-	yamlLineRE   = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
-	yamlAnchorRE = regexp.MustCompile(`^unknown anchor '(.*)' referenced$`)
-)
-
-// yamlParserErrors are the problems yaml.v3's parser (as opposed to its
-// scanner) reports. It numbers their lines from 0, the scanner's from 1
-// (decode.go, parser.fail), so these need one added.
-var yamlParserErrors = map[string]bool{
-	"did not find expected <stream-start>":   true,
-	"did not find expected <document start>": true,
-	"found undefined tag handle":             true,
-	"did not find expected node content":     true,
-	"did not find expected '-' indicator":    true,
-	"did not find expected key":              true,
-	"did not find expected ',' or ']'":       true,
-	"did not find expected ',' or '}'":       true,
-	"found duplicate %YAML directive":        true,
-	"found incompatible YAML document":       true,
-	"found duplicate %TAG directive":         true,
-}
-
 // markdownNode converts a Markdown source into a descriptor Node tree: the
 // front matter's members with their YAML positions, and the body as the
 // description positioned at its first line.
@@ -128,22 +105,8 @@ func parseFrontMatter(src *skillcat.Source) (root *skillcat.Node, body string, b
 		if line, col, n := longKey(yml); n > 0 { // yaml.v3 reports it elsewhere, misleadingly
 			return nil, "", 0, fileErr(ymlLine+line-1, col, fmt.Sprintf("member name is %d characters long; YAML allows at most %d in a key (write it shorter)", n, maxYAMLKey))
 		}
-		msg := strings.TrimPrefix(err.Error(), "yaml: ")
-		line, col := ymlLine, 1
-		if m := yamlLineRE.FindStringSubmatch(err.Error()); m != nil {
-			n, _ := strconv.Atoi(m[1])
-			if yamlParserErrors[m[2]] {
-				n++ // yaml.v3 numbers parser (not scanner) errors from 0
-			}
-			line, msg = ymlLine+n-1, m[2]
-		} else if m := yamlAnchorRE.FindStringSubmatch(msg); m != nil {
-			// yaml.v3 gives no position; the first use of the alias is it.
-			if i := bytes.Index(yml, []byte("*"+m[1])); i >= 0 {
-				nl := bytes.LastIndexByte(yml[:i], '\n')
-				line = ymlLine + bytes.Count(yml[:i], []byte("\n"))
-				col = utf8.RuneCount(yml[nl+1:i]) + 1
-			}
-		}
+		line, col, msg := yamlProblem(yml, ymlLine, err)
+		line += ymlLine - 1
 		return nil, "", 0, fileErr(line, col, "invalid YAML front matter: "+msg)
 	}
 	c := converter{lineOffset: ymlLine - 1, src: src}

@@ -94,31 +94,47 @@ func TestFrontMatter(t *testing.T) {
 		},
 		{
 			name: "ErrYAMLUnclosedFlowSequence", edits: []edit{{"capability_type: task", "capability_type: [task"}},
-			want: []string{`content/s.md:7:1: (file): invalid YAML front matter: did not find expected ',' or ']'`},
+			want: []string{`content/s.md:7:18: (file): invalid YAML front matter: the "[" opened here is never closed with "]" on this line; close it, or quote a value that holds a comma, bracket or brace`},
 		},
 		{
 			name: "ErrYAMLUnclosedFlowMapping", edits: []edit{{"    n: {type: integer, maximum: 10}", "    n: {type: integer, maximum: 10"}},
-			want: []string{`content/s.md:15:1: (file): invalid YAML front matter: did not find expected ',' or '}'`},
+			want: []string{`content/s.md:15:8: (file): invalid YAML front matter: the "{" opened here is never closed with "}" on this line; close it, or quote a value that holds a comma, bracket or brace`},
 		},
 		{
 			name: "ErrYAMLBadIndentation", edits: []edit{{"  type: none", "  type: none\n in: header"}},
-			want: []string{`content/s.md:19:1: (file): invalid YAML front matter: did not find expected key`},
+			want: []string{`content/s.md:19:2: (file): invalid YAML front matter: this line is indented differently from the members before it; the members of one mapping must start in the same column`},
 		},
 		{
 			name: "ErrYAMLMappingValue", edits: []edit{{"name: Front Matter Skill", "name: Front: Matter"}},
-			want: []string{`content/s.md:5:1: (file): invalid YAML front matter: mapping values are not allowed in this context`},
+			want: []string{`content/s.md:5:12: (file): invalid YAML front matter: a colon followed by a space cannot stand in an unquoted value; quote the value: "Front: Matter"`},
 		},
 		{
 			name: "ErrYAMLTab", edits: []edit{{"  name: Acme", "\tname: Acme"}},
-			want: []string{`content/s.md:9:1: (file): invalid YAML front matter: found character that cannot start any token`},
+			want: []string{`content/s.md:9:1: (file): invalid YAML front matter: a tab indents this line; YAML indents with spaces only`},
 		},
 		{
 			name: "ErrYAMLFirstLine", edits: []edit{{"protocol:", "protocol: @1"}},
-			want: []string{`content/s.md:2:1: (file): invalid YAML front matter: found character that cannot start any token`},
+			want: []string{`content/s.md:2:11: (file): invalid YAML front matter: a plain YAML value cannot start with "@"; quote it: "@1"`},
 		},
 		{
 			name: "ErrYAMLUnknownAnchor", edits: []edit{{"output: true", "output: *schema"}},
-			want: []string{`content/s.md:16:9: (file): invalid YAML front matter: unknown anchor 'schema' referenced`},
+			want: []string{`content/s.md:16:9: (file): invalid YAML front matter: the alias *schema names no anchor; mark the value it repeats with &schema first`},
+		},
+		{
+			name: "ErrYAMLUnclosedQuote", edits: []edit{{"name: Front Matter Skill", `name: "Front Matter Skill`}},
+			want: []string{`content/s.md:5:7: (file): invalid YAML front matter: the quoted value that starts here is never closed; end it with " on this line`},
+		},
+		{
+			name: "ErrYAMLIndentedValue", edits: []edit{{"version: \"1.2.3\"", "version: \"1.2.3\"\n  capability_type: task"}, {"capability_type: task", ""}},
+			want: []string{`content/s.md:7:3: (file): invalid YAML front matter: this line is indented deeper than line 6, whose member already has a value; align it with line 6, or nest it under a member that has no value of its own`},
+		},
+		{
+			name: "ErrYAMLNotAListItem", edits: []edit{{"access: public", "access: public\ntags:\n  - a\n  b: 1"}},
+			want: []string{`content/s.md:22:3: (file): invalid YAML front matter: this line stands among the items of a list, which all start with "- "; make it an item, or indent it under one`},
+		},
+		{
+			name: "ErrYAMLUnknownEscape", edits: []edit{{"name: Front Matter Skill", `name: "Front \q Skill"`}},
+			want: []string{`content/s.md:5:14: (file): invalid YAML front matter: "\q" is not an escape a double-quoted YAML string knows; write \\ for a backslash, or use single quotes`},
 		},
 		{
 			name: "ErrYAMLNotMapping", src: "---\n- id: fm.skill\n---\nBody.\n",
@@ -321,7 +337,7 @@ func TestSiteFile(t *testing.T) {
 			"content/_index.md:3:7: logo: must be a non-empty string",
 		}},
 		{"ErrYAML", "---\ntitle: My Skills\ndescription: [Tools\n---\n", []string{
-			"content/_index.md:3:1: (file): invalid YAML front matter: did not find expected ',' or ']'",
+			`content/_index.md:3:14: (file): invalid YAML front matter: the "[" opened here is never closed with "]" on this line; close it, or quote a value that holds a comma, bracket or brace`,
 		}},
 		{"ErrUnclosed", "---\ntitle: My Skills\n", []string{
 			`content/_index.md:1:1: (file): front matter is never closed: add a "---" line after the YAML members`,

@@ -52,7 +52,7 @@ func TestValidateCommand(t *testing.T) {
 		want := []string{
 			`content/a.json:13:13: access: must not be "restricted" when auth.type is "none"`,
 			`content/a.json:14:3: warning: nme: unknown member "nme"; did you mean "name"?`,
-			`content/b.md:7:1: (file): invalid YAML front matter: did not find expected ',' or ']'`,
+			`content/b.md:7:18: (file): invalid YAML front matter: the "[" opened here is never closed with "]" on this line; close it, or quote a value that holds a comma, bracket or brace`,
 			`skillcat: 2 errors, 1 warning in 3 sources`,
 		}
 		if got := strings.Split(strings.TrimSuffix(stderr, "\n"), "\n"); !slices.Equal(got, want) {
@@ -79,8 +79,8 @@ func TestValidateCommand(t *testing.T) {
 				"reason": `must not be "restricted" when auth.type is "none"`, "severity": "error"},
 			{"file": "content/a.json", "line": 14.0, "column": 3.0, "pointer": "/nme", "field": "nme",
 				"reason": `unknown member "nme"; did you mean "name"?`, "severity": "warning"},
-			{"file": "content/b.md", "line": 7.0, "column": 1.0, "pointer": "", "field": "(file)",
-				"reason": `invalid YAML front matter: did not find expected ',' or ']'`, "severity": "error"},
+			{"file": "content/b.md", "line": 7.0, "column": 18.0, "pointer": "", "field": "(file)",
+				"reason": `invalid YAML front matter: the "[" opened here is never closed with "]" on this line; close it, or quote a value that holds a comma, bracket or brace`, "severity": "error"},
 		}
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("stdout:\n%s\nwant:\n%v", stdout, want)
