@@ -41,7 +41,7 @@ func runInvoke(ctx context.Context, e *env, args []string) int {
 	requestID := fs.String("request-id", "", "the request's idempotency `key`")
 	authEnv := fs.String("auth-env", DefaultCredentialEnv, "the environment `variable` holding the credential: the API key, the OAuth 2.0 access token (or set $"+ClientIDEnv+" and $"+ClientSecretEnv+" to obtain one from token_url), or for a custom auth header lines \"Name: value\"")
 	format := fs.String("format", "text", "output `format`: text (the output) or json (the final InvocationResponse)")
-	endpoint := fs.String("endpoint", "", "call this `URL` instead of the skill's endpoint.url (a staging deployment)")
+	endpoint := fs.String("endpoint", "", "call this `URL` instead of the skill's endpoint.url (a staging deployment); {id} and {path} are replaced as test-endpoints does")
 	wait := fs.Duration("wait", client.DefaultWait, "how long to poll an accepted or running execution")
 	timeout := fs.Duration("timeout", client.DefaultTimeout, "time allowed for each request, body included")
 	verifyKeys := verifyKeyFlag(fs)
@@ -130,12 +130,16 @@ func runInvoke(ctx context.Context, e *env, args []string) int {
 	stderr := &redactor{w: e.stderr, secrets: hide}
 	say := func(format string, a ...any) { fmt.Fprintf(stderr, "skillcat: invoke: "+format+"\n", a...) }
 
+	target := ""
+	if *endpoint != "" {
+		target = endpointFor(*endpoint, d)
+	}
 	start := time.Now()
 	resp, err := c.Invoke(ctx, d, in, client.InvokeOptions{
 		Caller:     skillcat.Caller{ID: *callerID, Type: skillcat.CallerAgent},
 		RequestID:  *requestID,
 		Credential: cred,
-		Endpoint:   *endpoint,
+		Endpoint:   target,
 		Wait:       *wait,
 		OnResponse: func(r *skillcat.InvocationResponse, next string) {
 			if !r.Status.Terminal() {
