@@ -1,17 +1,23 @@
 // Package build turns a directory of skill sources into a static catalog
-// site, in phases that each hand a plain value to the next:
+// site, in stages that each hand a plain value to the next:
 //
-//	read      content fs.FS            → []SourceFile (path + bytes)
-//	parse     []SourceFile             → []*Skill + Violations   (parallel)
-//	index     []*Skill                 → SQLite (UNIQUE id finds duplicates)
-//	render    SQLite queries           → []File (path + bytes)
-//	write     []File                   → a fresh directory, swapped in whole
+//	read    content fs.FS      readSources    → []SourceFile (path, file identity; bytes read by parse)
+//	parse   SourceFile         parseCached    → parsed (index row or nil, violations, id position),
+//	                                             in parallel, handed on in source order (orderedMap)
+//	index   parsed             indexer.add    → rows in SQLite (UNIQUE id finds duplicates);
+//	                           indexer.finish → violations (duplicates, paths both file and folder)
+//	                                          → *catalog (the index, the site settings, the sources)
+//	render  ListedEntries      render         → one output.write(path, bytes, key) per file, at the
+//	                                             paths routes gives; skill pages from descriptors
+//	                                             streamed out of the index (EachDescriptor)
+//	write   output             output.finish  → catalog.sqlite, then the new tree exchanged whole
 //
-// Every violation of every source is collected before the build fails, and a
-// failed build leaves the previous output untouched. Private skills are
-// parsed, validated and indexed (so their ids stay unique) but nothing of
-// them is rendered. The same sources give the same bytes; dates come only
-// from Config.Time (SOURCE_DATE_EPOCH).
+// routes (routes.go) is the one owner of the site's layout: every path and
+// every link comes from it. Every violation of every source is collected
+// before the build fails, and a failed build leaves the previous output
+// untouched. Private skills are parsed, validated and indexed (so their ids
+// stay unique) but nothing of them is rendered. The same sources give the
+// same bytes; dates come only from Config.Time (SOURCE_DATE_EPOCH).
 package build
 
 import (
@@ -288,7 +294,13 @@ func build(ctx context.Context, cfg Config, cache *store.CacheTx) (*Result, erro
 		return res, fmt.Errorf("write %s: %w", cfg.Out, err)
 	}
 	defer o.abandon()
-	if err := render(ctx, cfg, cat, o, keys); err != nil {
+	// The listing is read once; render and the export of catalog.sqlite
+	// both work from it.
+	listed, err := cat.db.ListedEntries(ctx, "")
+	if err != nil {
+		return res, fmt.Errorf("render: query listed skills: %w", ctxErr(ctx, err))
+	}
+	if err := render(ctx, cfg, cat, listed, o, keys); err != nil {
 		var pe *fs.PathError
 		if cache != nil && ctx.Err() == nil && !errors.As(err, &pe) && !errors.Is(err, ErrPreviousFeed) {
 			return res, fmt.Errorf("%w: render: %v", errCache, err) // rendering what the cache gave failed
@@ -296,7 +308,7 @@ func build(ctx context.Context, cfg Config, cache *store.CacheTx) (*Result, erro
 		return res, fmt.Errorf("render: %w", ctxErr(ctx, err))
 	}
 	res.timed("render and write", &mark)
-	if err := o.finish(ctx, cat); err != nil {
+	if err := o.finish(ctx, cat, store.ListedKey(listed)); err != nil {
 		return res, fmt.Errorf("write %s: %w", cfg.Out, ctxErr(ctx, err))
 	}
 	res.timed("export and swap", &mark)

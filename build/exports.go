@@ -92,7 +92,7 @@ func renderExports(ctx context.Context, r routes, cat *catalog, listed []store.S
 	names := agentskills.Names(ids)
 	// What every aggregate document depends on: the site and the listing
 	// (ids, names, summaries, descriptor digests).
-	key := keys.site + " " + o.catalogKey
+	key := keys.site + " " + store.ListedKey(listed)
 	needFull := on.LLMsTxt && !o.fresh(r.llmsFull(), key)
 	needAPIs := on.APICatalog && !o.fresh(r.apiCatalog(), key)
 

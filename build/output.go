@@ -57,9 +57,6 @@ type output struct {
 	dirs    sync.Map
 	written int
 	done    bool
-	// catalogKey is what catalog.sqlite holds (store.ListedKey), set by
-	// render from the listing it already read.
-	catalogKey string
 }
 
 // ErrOutputPartial is wrapped by the error of a build that failed while
@@ -298,11 +295,12 @@ func (o *output) exportCatalog(ctx context.Context, cat *catalog, key string) er
 	return nil
 }
 
-// finish exports catalog.sqlite and puts the new tree in place. Once the
+// finish exports catalog.sqlite (unless catalogKey, the store.ListedKey of
+// the listing, is the previous build's) and puts the new tree in place. Once the
 // exchange is done the build has succeeded: what follows (removing the old
 // tree, noting the files' identities for the next build) cannot fail it.
-func (o *output) finish(ctx context.Context, cat *catalog) error {
-	if err := o.exportCatalog(ctx, cat, o.catalogKey); err != nil {
+func (o *output) finish(ctx context.Context, cat *catalog, catalogKey string) error {
+	if err := o.exportCatalog(ctx, cat, catalogKey); err != nil {
 		return err
 	}
 	if !o.cfg.Time.IsZero() {

@@ -22,13 +22,8 @@ type File struct {
 // Only listed skills (non-private) are ever read back from the store, so
 // nothing of a private skill can reach a file. Skill pages are rendered in
 // parallel from descriptors streamed out of the index, so they never all
-// sit in memory.
-func render(ctx context.Context, cfg Config, cat *catalog, o *output, keys buildKeys) error {
-	listed, err := cat.db.ListedEntries(ctx, "")
-	if err != nil {
-		return fmt.Errorf("query listed skills: %w", err)
-	}
-	o.catalogKey = store.ListedKey(listed)
+// sit in memory. listed is the index's listing (ListedEntries).
+func render(ctx context.Context, cfg Config, cat *catalog, listed []store.Skill, o *output, keys buildKeys) error {
 	r := newRoutes(cfg.BaseURL)
 	counts, err := cat.db.CountByType(ctx)
 	if err != nil {
