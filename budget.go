@@ -33,9 +33,6 @@ type budget struct {
 }
 
 func newBudget(ctx context.Context) *budget {
-	if ctx == nil {
-		ctx = context.Background()
-	}
 	return &budget{ctx: ctx, left: MaxValidationSteps}
 }
 

@@ -58,7 +58,7 @@ func (s *SkillSchema) Validate(name string, raw json.RawMessage, prefix ...strin
 	for i := len(prefix) - 1; i >= 0; i-- {
 		docRoot = &Node{Kind: Object, Offset: root.Offset, Members: []Member{{Name: prefix[i], Key: root, Value: docRoot}}}
 	}
-	return s.validateNode(newBudget(nil), src, docRoot, root, prefix)
+	return s.validateNode(newBudget(context.Background()), src, docRoot, root, prefix)
 }
 
 // validateNode checks instance, found at prefix of docRoot, within budget b.
