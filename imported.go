@@ -217,7 +217,7 @@ func SemVerOf(version string) (string, bool) {
 	if len(meta) > 0 {
 		out += "+" + strings.Join(meta, ".")
 	}
-	if !semverPattern(out) {
+	if !semverPattern(out) || out == "0.0.0" {
 		return "0.1.0", true
 	}
 	return out, true

@@ -283,6 +283,13 @@ func (r *reader) remote(s *skillcat.Node, at string) (*remoteInfo, string, int) 
 		if first != nil {
 			continue
 		}
+		if vars := it.Get("variables"); vars != nil && vars.Kind == skillcat.Object {
+			for _, m := range vars.Members {
+				if def := text(m.Value, "default"); def != "" {
+					u = strings.ReplaceAll(u, "{"+m.Name+"}", def)
+				}
+			}
+		}
 		ri := &remoteInfo{url: u, transport: text(it, "type")}
 		if ri.transport == "" {
 			ri.transport = text(it, "transport_type")
@@ -309,11 +316,18 @@ func (r *reader) remote(s *skillcat.Node, at string) (*remoteInfo, string, int) 
 // (resolved against the document's URL when relative), {variables}
 // percent-encoded. The reason is non-empty when it cannot be one.
 func (r *reader) resolve(raw string) (string, string) {
-	u, err := url.Parse(raw)
+	if rest, ok := strings.CutPrefix(raw, "https://"); ok && strings.ContainsAny(strings.SplitN(rest, "/", 2)[0], "{}") {
+		return "", "has template variables in its host without defaults; give them defaults or import with --server"
+	}
+	u, err := url.Parse(encodeURL(raw))
 	if err != nil {
 		return "", "is not a URL"
 	}
-	if !u.IsAbs() && r.opts.Location != "" {
+	if r.opts.Server != "" {
+		if base, err := url.Parse(r.opts.Server); err == nil {
+			u = base.ResolveReference(&url.URL{Path: u.Path, RawPath: u.RawPath, RawQuery: u.RawQuery})
+		}
+	} else if !u.IsAbs() && r.opts.Location != "" {
 		if base, err := url.Parse(r.opts.Location); err == nil {
 			u = base.ResolveReference(u)
 		}

@@ -350,7 +350,7 @@ func (o *operation) inputs() (map[string]any, []skillcat.Example) {
 		if b.prop != "" {
 			in[b.prop] = b.value
 		}
-		raw, err := json.Marshal(in)
+		raw, err := marshal(in)
 		if err != nil {
 			continue
 		}
@@ -400,7 +400,7 @@ func (o *operation) output() (any, json.RawMessage) {
 	sch := set.ref(mt.Schema, "/output")
 	var example json.RawMessage
 	if ex := mediaExamples(mt); len(ex) > 0 {
-		example, _ = json.Marshal(ex[0].value)
+		example, _ = marshal(ex[0].value)
 	}
 	if m, ok := sch.(map[string]any); ok {
 		return set.root(m), example
@@ -540,10 +540,10 @@ func (o *operation) finish(d *skillcat.SkillDescriptor, inputs map[string]any, o
 	trees := map[string]any{"inputs": inputs, "output": output}
 	for round := 0; ; round++ {
 		var err error
-		if d.Inputs, err = json.Marshal(trees["inputs"]); err != nil {
+		if d.Inputs, err = marshal(trees["inputs"]); err != nil {
 			return nil, fileError(o.doc.file, 0, 0, fmt.Sprintf("%s %s: inputs: %v", o.method, o.path, err))
 		}
-		if d.Output, err = json.Marshal(trees["output"]); err != nil {
+		if d.Output, err = marshal(trees["output"]); err != nil {
 			return nil, fileError(o.doc.file, 0, 0, fmt.Sprintf("%s %s: output: %v", o.method, o.path, err))
 		}
 		data, err := d.Encode()
@@ -632,4 +632,20 @@ func remove(trees map[string]any, tokens []string) bool {
 		}
 	}
 	return false
+}
+
+// marshal writes v as compact JSON the way the protocol package writes
+// descriptors: keys sorted, and strings escaped only where JSON requires
+// ("<" and U+2028 stay as they are), so that a source read back gives the
+// same bytes.
+func marshal(v any) (json.RawMessage, error) {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	n, err := skillcat.ParseJSON(data)
+	if err != nil {
+		return nil, err
+	}
+	return n.AppendJSON(nil), nil
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"unicode"
 
 	skillcat "github.com/skillcat/skillcat"
 	"go.yaml.in/yaml/v3"
@@ -25,37 +26,68 @@ func sourceFile(d *skillcat.SkillDescriptor, format string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	body := bodySafe(d.Description)
 	front := &skillcat.Node{Kind: skillcat.Object}
 	for _, m := range root.Members {
-		if m.Name != "description" {
+		if m.Name != "description" || !body {
 			front.Members = append(front.Members, m)
 		}
 	}
-	var b bytes.Buffer
-	b.WriteString("---\n")
-	enc := yaml.NewEncoder(&b)
+	var y bytes.Buffer
+	enc := yaml.NewEncoder(&y)
 	enc.SetIndent(2)
-	if err := enc.Encode(yamlOf(front, false)); err != nil {
+	q := &quoter{}
+	if err := enc.Encode(q.yamlOf(front)); err != nil {
 		return nil, fmt.Errorf("write front matter: %w", err)
 	}
 	if err := enc.Close(); err != nil {
 		return nil, fmt.Errorf("write front matter: %w", err)
 	}
-	b.WriteString("---\n\n")
-	b.WriteString(d.Description)
-	b.WriteString("\n")
+	var b bytes.Buffer
+	b.WriteString("---\n")
+	b.WriteString(q.replace(y.String()))
+	b.WriteString("---\n")
+	if body {
+		b.WriteString("\n" + d.Description + "\n")
+	}
 	return b.Bytes(), nil
+}
+
+// bodySafe reports whether a description reads back unchanged as a
+// Markdown body, which the build reads without blank lines before it and
+// white space after it. One that would not stays in the front matter.
+func bodySafe(desc string) bool {
+	first, _, _ := strings.Cut(desc, "\n")
+	return desc != "" && strings.TrimRight(desc, " \t\r\n") == desc && strings.TrimSpace(first) != ""
+}
+
+// quoter writes the front matter's strings. A string that is not plain
+// safe is written double-quoted by our own rules rather than the YAML
+// library's (whose escapes, \L for U+2028 among them, do not all read
+// back as written): the library writes a marker, replaced afterwards.
+type quoter struct {
+	quoted []string
+}
+
+// quoteMarker is the plain scalar that stands for the n-th quoted string.
+func quoteMarker(n int) string { return fmt.Sprintf("skillcatquoted%08dx", n) }
+
+func (q *quoter) replace(y string) string {
+	for i := len(q.quoted) - 1; i >= 0; i-- {
+		y = strings.Replace(y, quoteMarker(i), q.quoted[i], 1)
+	}
+	return y
 }
 
 // yamlOf converts a JSON value into a YAML node: numbers exactly as
 // written, strings plain only when no YAML reader could take them for
 // anything else, short lists of scalars in flow style.
-func yamlOf(n *skillcat.Node, inFlow bool) *yaml.Node {
+func (q *quoter) yamlOf(n *skillcat.Node) *yaml.Node {
 	switch n.Kind {
 	case skillcat.Object:
 		out := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
 		for _, m := range n.Members {
-			out.Content = append(out.Content, yamlString(m.Name, false), yamlOf(m.Value, false))
+			out.Content = append(out.Content, q.yamlString(m.Name), q.yamlOf(m.Value))
 		}
 		if len(n.Members) == 0 {
 			out.Style = yaml.FlowStyle
@@ -65,20 +97,20 @@ func yamlOf(n *skillcat.Node, inFlow bool) *yaml.Node {
 		out := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq"}
 		flow, width := true, 0
 		for _, it := range n.Items {
-			if it.Kind == skillcat.Object || it.Kind == skillcat.Array || strings.Contains(it.Text, "\n") {
+			if it.Kind == skillcat.Object || it.Kind == skillcat.Array {
 				flow = false
 			}
-			width += len(it.Text) + 2
+			width += len(it.Text) + 4
 		}
 		if flow && width <= 72 {
 			out.Style = yaml.FlowStyle
 		}
 		for _, it := range n.Items {
-			out.Content = append(out.Content, yamlOf(it, flow))
+			out.Content = append(out.Content, q.yamlOf(it))
 		}
 		return out
 	case skillcat.String:
-		return yamlString(n.Text, inFlow)
+		return q.yamlString(n.Text)
 	case skillcat.Number:
 		tag := "!!int"
 		if strings.ContainsAny(n.Text, ".eE") {
@@ -101,14 +133,41 @@ var yamlWords = map[string]bool{
 	"y": true, "n": true, "null": true, "nan": true, "inf": true,
 }
 
-func yamlString(s string, inFlow bool) *yaml.Node {
-	out := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s}
-	switch {
-	case plainSafe.MatchString(s) && !yamlWords[strings.ToLower(s)]:
-	case strings.Contains(s, "\n") && !inFlow && strings.TrimSpace(s) == s && !strings.Contains(s, "\r"):
-		out.Style = yaml.LiteralStyle
-	default:
-		out.Style = yaml.DoubleQuotedStyle
+func (q *quoter) yamlString(s string) *yaml.Node {
+	if plainSafe.MatchString(s) && !yamlWords[strings.ToLower(s)] && !strings.HasPrefix(s, "skillcatquoted") {
+		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s}
 	}
-	return out
+	q.quoted = append(q.quoted, yamlQuote(s))
+	return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: quoteMarker(len(q.quoted) - 1)}
+}
+
+// yamlQuote writes s as a YAML double-quoted scalar: printable text as it
+// is, and as escapes the quote, the backslash and every rune a YAML reader
+// might fold or drop (control characters, NEL, the line and paragraph
+// separators, the byte-order mark, other non-printing runes).
+func yamlQuote(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, r := range s {
+		switch {
+		case r == '"':
+			b.WriteString(`\"`)
+		case r == '\\':
+			b.WriteString(`\\`)
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case r < 0x20 || r == 0x7f || r == 0x85 || r == 0x2028 || r == 0x2029 || r == 0xfeff || (r > 0x7f && !unicode.IsPrint(r) && r != ' '):
+			if r > 0xffff {
+				fmt.Fprintf(&b, `\U%08X`, r)
+			} else {
+				fmt.Fprintf(&b, `\u%04X`, r)
+			}
+		default:
+			b.WriteRune(r)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
 }
