@@ -45,7 +45,7 @@ import (
 // time may be for its identity to be trusted later: a file changed again
 // within the file system's time granularity could keep its change time,
 // so such a file is judged by its bytes next time.
-const racyWindow = time.Second
+var racyWindow = time.Second
 
 // sourceStat is the identity the cache judges a source by, or "" when it
 // must be judged by its bytes (unknown here, or changed within racyWindow

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -18,10 +19,15 @@ import (
 
 // TestIncrementalEqualsCold checks the rebuild cache: after any sequence of
 // edits (renames, new and removed skills, a skill turned private, a broken
-// source, a touched file, new site settings, exports switched off), a build with the cache
-// produces exactly the tree a cold build does, rewrites only files whose
-// bytes changed, and a failed build leaves output and cache as they were.
+// source, a touched file, new site settings, exports switched off, edits of the same size whose
+// modification time is set back as touch -d and cp -p do, a build without
+// the cache in between, an output restored from a copy), a build with the
+// cache produces exactly the tree a cold build does, rewrites only files
+// whose bytes changed, and a failed build leaves output and cache as they
+// were. Files' identities are trusted at once (no racy window), so that the
+// cache's fast path is what is tested.
 func TestIncrementalEqualsCold(t *testing.T) {
+	defer build.SetRacyWindow(0)()
 	rapid.Check(t, func(rt *rapid.T) {
 		dir := t.TempDir()
 		content := filepath.Join(dir, "content")
@@ -43,12 +49,34 @@ func TestIncrementalEqualsCold(t *testing.T) {
 			// The change feed continues the output's history; the cold
 			// build continues a copy of it (as build --previous DIR does).
 			previous := filepath.Join(dir, "previous")
-			os.RemoveAll(previous)
-			if err := os.CopyFS(filepath.Join(previous, "changes"), os.DirFS(filepath.Join(cached, "changes"))); err != nil {
-				rt.Fatal(err)
+			keepHistory := func() {
+				os.RemoveAll(previous)
+				if err := os.CopyFS(filepath.Join(previous, "changes"), os.DirFS(filepath.Join(cached, "changes"))); err != nil {
+					rt.Fatal(err)
+				}
+			}
+			keepHistory()
+			saved := ""
+			if rapid.IntRange(0, 5).Draw(rt, "restore output") == 0 {
+				saved = filepath.Join(dir, "saved")
+				os.RemoveAll(saved)
+				copyDir(rt, cached, saved)
 			}
 			undo := edit(rt, content, n)
+			between := rapid.IntRange(0, 5).Draw(rt, "no-cache build between") == 0 && undo == nil
+			if between {
+				if _, err := build.Build(context.Background(), cfg(cached, "")); err != nil {
+					rt.Fatalf("build without the cache: %v", err)
+				}
+				keepHistory() // that build's feed is the history now
+			}
 			res, err := build.Build(context.Background(), cfg(cached, cacheFile))
+			if saved != "" && err == nil {
+				// Yesterday's output back, times and all; then build again.
+				os.RemoveAll(cached)
+				copyDir(rt, saved, cached)
+				res, err = build.Build(context.Background(), cfg(cached, cacheFile))
+			}
 			if undo != nil {
 				undo()
 				var invalid *build.InvalidError
@@ -90,6 +118,9 @@ func TestIncrementalEqualsCold(t *testing.T) {
 					changed++
 				}
 			}
+			if saved != "" || between {
+				continue // the output is not the cache's: every file is made again
+			}
 			if res.Files < changed || (changed == 0 && res.Files != 0) {
 				rt.Fatalf("files written: got %d, want %d changed files written", res.Files, changed)
 			}
@@ -115,7 +146,7 @@ func edit(t *rapid.T, content string, n int) (undo func()) {
 		}
 		os.Chtimes(name, later, later)
 	}
-	switch op := rapid.IntRange(0, 6).Draw(t, "op"); {
+	switch op := rapid.IntRange(0, 8).Draw(t, "op"); {
 	case data == nil || op == 0: // a new (or restored) skill
 		i := rapid.IntRange(0, n-1).Draw(t, "new")
 		name = filepath.Join(content, "added", synth.Name(i))
@@ -138,8 +169,72 @@ func edit(t *rapid.T, content string, n int) (undo func()) {
 		site := filepath.Join(content, "_index.md")
 		exports := rapid.SampledFrom([]string{"", "exports:\n  agent_skills: false\n", "exports:\n  api_catalog: false\n  llms_txt: false\n"}).Draw(t, "exports")
 		os.WriteFile(site, []byte("---\ntitle: \"Catalog "+rapid.StringMatching(`[a-z]{1,8}`).Draw(t, "title")+"\"\n"+exports+"---\nHello.\n"), 0o644)
+	case op == 7 || op == 8: // same size, time set back (touch -d, cp -p): renamed, or private where it fits
+		edited := sameSize(data, op == 8)
+		info, err := os.Stat(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := os.OpenFile(name, os.O_WRONLY, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.WriteAt(edited, 0)
+		f.Close()
+		os.Chtimes(name, info.ModTime(), info.ModTime())
 	}
 	return nil
+}
+
+// sameSize edits a source without changing its size: the skill made
+// private where the access member allows it, its name's first letter's
+// case swapped otherwise.
+func sameSize(data []byte, private bool) []byte {
+	if private {
+		for _, r := range [][2]string{{`"access": "public"`, `"access":"private"`}, {`"access": "restricted"`, `"access":"private"    `},
+			{"access: restricted", "access: private   "}} {
+			if e := bytes.Replace(data, []byte(r[0]), []byte(r[1]), 1); !bytes.Equal(e, data) {
+				return e
+			}
+		}
+	}
+	return sameSizeNameRE.ReplaceAllFunc(data, func(m []byte) []byte {
+		m = bytes.Clone(m)
+		m[len(m)-1] ^= 0x20
+		return m
+	})
+}
+
+var sameSizeNameRE = regexp.MustCompile(`("name": "|\nname: )([A-Za-z])`)
+
+// copyDir copies a folder with its files' modification times, as an
+// output restored from an artifact comes back.
+func copyDir(t *rapid.T, src, dst string) {
+	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		to := filepath.Join(dst, rel)
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			return os.MkdirAll(to, 0o755)
+		}
+		data, err := os.ReadFile(p)
+		if err == nil {
+			err = os.WriteFile(to, data, 0o644)
+		}
+		if err == nil {
+			err = os.Chtimes(to, info.ModTime(), info.ModTime())
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
 }
 
 // replaceName changes a source's name member, in JSON or YAML.

@@ -318,8 +318,11 @@ func (o *output) finish(ctx context.Context, cat *catalog, catalogKey string) er
 		}
 		o.inPlace = true // no exchange here: move the files in instead
 	}
-	if err := o.moveIn(); err != nil {
-		return fmt.Errorf("%w: %v", ErrOutputPartial, err)
+	if moved, err := o.moveIn(); err != nil {
+		if moved == 0 {
+			return err // nothing moved yet: the output is as it was
+		}
+		return fmt.Errorf("%w: %w", ErrOutputPartial, err)
 	}
 	o.settle()
 	return nil
@@ -368,8 +371,9 @@ func (o *output) settle() {
 // moveIn moves the new tree's files into the output one by one, each by a
 // rename (a copy beside its place first when the tree is on another file
 // system), listings last, and then removes the files the build no longer
-// makes. It does not stop for a cancelled context.
-func (o *output) moveIn() error {
+// makes. It does not stop for a cancelled context. moved counts the files
+// moved in, or removed, before an error.
+func (o *output) moveIn() (moved int, err error) {
 	paths := make([]string, 0, len(o.records))
 	for p := range o.records {
 		paths = append(paths, p)
@@ -381,30 +385,31 @@ func (o *output) moveIn() error {
 		return paths[i] < paths[j]
 	})
 	if err := os.MkdirAll(o.out, 0o755); err != nil {
-		return err
+		return 0, err
 	}
 	for _, p := range paths {
 		from := filepath.Join(o.dir, filepath.FromSlash(p))
 		to := filepath.Join(o.out, filepath.FromSlash(p))
 		a, err := os.Lstat(from)
 		if err != nil {
-			return err
+			return moved, err
 		}
 		if b, err := os.Lstat(to); err == nil && os.SameFile(a, b) {
 			continue // taken from the output by a link: already there
 		}
 		if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
-			return err
+			return moved, err
 		}
 		if err := place(from, to); err != nil {
-			return err
+			return moved, err
 		}
+		moved++
 	}
 	if err := o.removeOthers(); err != nil {
-		return err
+		return moved + 1, err
 	}
 	if !o.cfg.Time.IsZero() {
-		return filepath.WalkDir(o.out, func(p string, d fs.DirEntry, err error) error {
+		return moved, filepath.WalkDir(o.out, func(p string, d fs.DirEntry, err error) error {
 			if err != nil || !d.IsDir() {
 				return err
 			}
@@ -414,7 +419,7 @@ func (o *output) moveIn() error {
 			return os.Chtimes(p, o.cfg.Time, o.cfg.Time)
 		})
 	}
-	return nil
+	return moved, nil
 }
 
 // place renames from to to; across file systems it copies from beside to

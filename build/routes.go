@@ -286,14 +286,15 @@ func (r routes) isBuiltSite(fsys fs.FS, dir string) bool {
 // placeRank orders the files of an in-place update of the output, so that
 // a reader never follows a link to a file not yet in place: the files the
 // listings point to first (0), then the listings (1): pages and documents
-// listing skills, the search index, sitemaps, the SQLite export; and last
+// listing skills, the search index, sitemaps, the SQLite export, the change
+// feed's index; and last
 // the Well-Known index (2), where consumers start.
 func (r routes) placeRank(file string) int {
 	prefix := func(p string) bool { return strings.HasPrefix(file, p) }
 	switch {
 	case file == r.index():
 		return 2
-	case file == r.home(), file == r.catalogDB(), file == r.robots(), file == r.agentSkillsIndex(),
+	case file == r.home(), file == r.catalogDB(), file == r.robots(), file == r.agentSkillsIndex(), file == r.changes(),
 		file == r.apiCatalog(), file == r.llmsTxt(), file == r.llmsFull(),
 		prefix(path.Dir(r.typeIndex("x")) + "/"),
 		prefix(strings.TrimSuffix(r.listingPage("", 2), "2/index.html")),

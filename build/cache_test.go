@@ -1,0 +1,340 @@
+package build_test
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"database/sql"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/skillcat/skillcat/build"
+	"github.com/skillcat/skillcat/synth"
+	_ "modernc.org/sqlite"
+)
+
+// The rebuild cache can only save work: these tests fool it the ways a
+// real user does (tools that keep times, a build without the cache in
+// between, an output restored from an artifact, a torn or foreign cache
+// file) and check that every build still gives exactly a cold build's
+// site.
+
+// cacheFixture is a content folder old enough that its files' identities
+// are trusted (see racyWindow), an output folder and a cache file.
+type cacheFixture struct {
+	content, out, cache string
+	when                time.Time
+}
+
+func newCacheFixture(t *testing.T, n int) *cacheFixture {
+	t.Helper()
+	dir := t.TempDir()
+	f := &cacheFixture{content: filepath.Join(dir, "content"), out: filepath.Join(dir, "public"),
+		cache: filepath.Join(dir, ".cache", "public.sqlite"), when: time.Unix(1700000000, 0).UTC()}
+	if err := synth.Write(f.content, n, 5); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(1100 * time.Millisecond) // past the racy window
+	return f
+}
+
+func (f *cacheFixture) config(out, cache string) build.Config {
+	return build.Config{Content: os.DirFS(f.content), ContentDir: f.content, Out: out, Cache: cache, Workers: 2, Time: f.when}
+}
+
+// build builds with the cache and fails the test on error.
+func (f *cacheFixture) build(t *testing.T) *build.Result {
+	t.Helper()
+	res, err := build.Build(context.Background(), f.config(f.out, f.cache))
+	if err != nil {
+		t.Fatalf("build: %v", err)
+	}
+	return res
+}
+
+// checkCold fails unless the output is what a cold build of the content
+// makes now.
+func (f *cacheFixture) checkCold(t *testing.T) {
+	t.Helper()
+	cold := filepath.Join(t.TempDir(), "cold")
+	if _, err := build.Build(context.Background(), f.config(cold, "")); err != nil {
+		t.Fatalf("cold build: %v", err)
+	}
+	got, want := snapshot(t, f.out), snapshot(t, cold)
+	if !equalTrees(got, want) {
+		for p, h := range want {
+			if got[p] != h {
+				t.Errorf("%s differs from the cold build", p)
+			}
+		}
+		for p := range got {
+			if _, ok := want[p]; !ok {
+				t.Errorf("%s is left over", p)
+			}
+		}
+		t.FailNow()
+	}
+}
+
+// sameSizeEdit rewrites a source in place with an edit of the same size
+// and gives it back its modification time, as an editor followed by
+// touch -d, or cp -p, leaves it. private switches the skill to private.
+func sameSizeEdit(t *testing.T, name string, private bool) {
+	t.Helper()
+	info, err := os.Stat(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edited := data
+	if private {
+		for _, r := range [][2]string{{`"access": "public"`, `"access":"private"`}, {`"access": "restricted"`, `"access":"private"    `},
+			{"access: restricted", "access: private   "}} {
+			edited = bytes.Replace(edited, []byte(r[0]), []byte(r[1]), 1)
+		}
+	} else {
+		edited = regexp.MustCompile(`("name": "|\nname: )([A-Za-z])`).ReplaceAllFunc(data, func(m []byte) []byte {
+			m = bytes.Clone(m)
+			m[len(m)-1] ^= 0x20 // swap the case of the name's first letter
+			return m
+		})
+	}
+	if bytes.Equal(edited, data) || len(edited) != len(data) {
+		t.Fatalf("%s: no same-size edit applies", name)
+	}
+	f, err := os.OpenFile(name, os.O_WRONLY, 0) // in place, as cp -p writes: same inode
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteAt(edited, 0); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	if err := os.Chtimes(name, info.ModTime(), info.ModTime()); err != nil { // touch -d
+		t.Fatal(err)
+	}
+}
+
+// cpP copies src over dst with cp -p (its bytes, mode and times) when the
+// system has cp, as a provider restoring a file from a backup does.
+func cpP(t *testing.T, src, dst string) {
+	t.Helper()
+	if _, err := exec.LookPath("cp"); err != nil {
+		t.Skip("cp is not installed")
+	}
+	if out, err := exec.Command("cp", "-p", src, dst).CombinedOutput(); err != nil {
+		t.Fatalf("cp -p: %v: %s", err, out)
+	}
+}
+
+// copyTree copies a folder with its files' times, as restoring a CI
+// artifact does.
+func copyTree(t *testing.T, src, dst string) {
+	t.Helper()
+	if _, err := exec.LookPath("cp"); err != nil {
+		t.Skip("cp is not installed")
+	}
+	if out, err := exec.Command("cp", "-a", src, dst).CombinedOutput(); err != nil {
+		t.Fatalf("cp -a: %v: %s", err, out)
+	}
+}
+
+func TestCacheIsNotFooled(t *testing.T) {
+	first := filepath.Join("g000", synth.Name(0)[len("g000/"):])
+	t.Run("TouchD", func(t *testing.T) {
+		t.Parallel()
+		f := newCacheFixture(t, 6)
+		f.build(t)
+		sameSizeEdit(t, filepath.Join(f.content, first), false)
+		f.build(t)
+		f.checkCold(t)
+	})
+	t.Run("PrivateWithTouchD", func(t *testing.T) {
+		t.Parallel()
+		f := newCacheFixture(t, 6)
+		f.build(t)
+		name := filepath.Join(f.content, first)
+		sameSizeEdit(t, name, true)
+		res := f.build(t)
+		f.checkCold(t)
+		idx, _ := os.ReadFile(filepath.Join(f.out, ".well-known", "skills.json"))
+		data, _ := os.ReadFile(name)
+		id := regexp.MustCompile(`"id": "([^"]+)"`).FindSubmatch(data)
+		if id == nil || bytes.Contains(idx, []byte(`"`+string(id[1])+`"`)) {
+			t.Fatalf("the skill made private is still listed (%d published)", res.Published)
+		}
+	})
+	t.Run("CpP", func(t *testing.T) {
+		t.Parallel()
+		f := newCacheFixture(t, 6)
+		name := filepath.Join(f.content, first)
+		backup := filepath.Join(t.TempDir(), "backup.json")
+		cpP(t, name, backup)
+		f.build(t)
+		sameSizeEdit(t, name, false)
+		f.build(t)
+		cpP(t, backup, name) // the old bytes back, with the old time
+		f.build(t)
+		f.checkCold(t)
+	})
+	t.Run("NoCacheBuildBetween", func(t *testing.T) {
+		t.Parallel()
+		f := newCacheFixture(t, 6)
+		name := filepath.Join(f.content, first)
+		backup := filepath.Join(t.TempDir(), "backup.json")
+		cpP(t, name, backup)
+		f.build(t)
+		sameSizeEdit(t, name, false)
+		if _, err := build.Build(context.Background(), f.config(f.out, "")); err != nil {
+			t.Fatal(err)
+		}
+		cpP(t, backup, name)
+		f.build(t) // the cache describes this content, but not the output
+		f.checkCold(t)
+	})
+	t.Run("RestoredOutput", func(t *testing.T) {
+		t.Parallel()
+		f := newCacheFixture(t, 6)
+		f.build(t)
+		saved := filepath.Join(t.TempDir(), "artifact")
+		copyTree(t, f.out, saved)
+		sameSizeEdit(t, filepath.Join(f.content, first), false)
+		f.build(t)
+		os.RemoveAll(f.out)
+		copyTree(t, saved, f.out) // yesterday's site, times and all
+		res := f.build(t)
+		if res.UpToDate {
+			t.Error("a restored older output was taken as up to date")
+		}
+		f.checkCold(t)
+	})
+	t.Run("UpToDate", func(t *testing.T) {
+		t.Parallel()
+		f := newCacheFixture(t, 6)
+		f.build(t)
+		f.build(t) // records the identities of the output's files
+		if res := f.build(t); !res.UpToDate || res.Files != 0 {
+			t.Errorf("nothing changed: got up to date %v, %d files written; want up to date, none", res.UpToDate, res.Files)
+		}
+		f.checkCold(t)
+	})
+}
+
+func TestCacheDamaged(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		damage func(t *testing.T, data []byte) []byte
+	}{
+		{"Truncated", func(t *testing.T, data []byte) []byte { return data[:len(data)/2] }},
+		{"FlippedBytes", func(t *testing.T, data []byte) []byte {
+			for i := 4096; i < len(data); i += 509 {
+				data[i] ^= 0x5a
+			}
+			return data
+		}},
+		{"TamperedDescriptor", func(t *testing.T, data []byte) []byte {
+			// A change that keeps the JSON valid: only the checksums can
+			// tell.
+			key := []byte(`"description": "`)
+			if !bytes.Contains(data, key) {
+				t.Fatal("no descriptor found in the cache file")
+			}
+			for i := 0; ; i++ {
+				j := bytes.Index(data[i:], key)
+				if j < 0 {
+					return data
+				}
+				i += j + len(key) + 4
+				data[i] ^= 0x20
+			}
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			f := newCacheFixture(t, 8)
+			f.build(t)
+			data, err := os.ReadFile(f.cache)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(f.cache, tc.damage(t, data), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			os.RemoveAll(f.out) // the build must render from what the cache gave
+			res := f.build(t)
+			if !strings.Contains(res.Notice, "damaged") {
+				t.Errorf("notice: got %q, want one saying the cache was damaged", res.Notice)
+			}
+			f.checkCold(t)
+			if res := f.build(t); res.Notice != "" {
+				t.Errorf("the cache made again: got notice %q, want none", res.Notice)
+			}
+			f.checkCold(t)
+		})
+	}
+}
+
+func TestCacheForeign(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		make func(t *testing.T, path string)
+	}{
+		{"SQLite", func(t *testing.T, path string) {
+			db, err := sql.Open("sqlite", path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer db.Close()
+			if _, err := db.Exec(`CREATE TABLE meta (name TEXT PRIMARY KEY, value TEXT); INSERT INTO meta VALUES ('owner', 'alice');
+				CREATE TABLE sources (path TEXT)`); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"Text", func(t *testing.T, path string) {
+			os.WriteFile(path, []byte("shopping list: milk, eggs\n"), 0o644)
+		}},
+		{"Folder", func(t *testing.T, path string) { os.Mkdir(path, 0o755) }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			content := filepath.Join(dir, "content")
+			if err := synth.Write(content, 2, 1); err != nil {
+				t.Fatal(err)
+			}
+			path := filepath.Join(dir, "app.db")
+			tc.make(t, path)
+			before := fileSum(path)
+			out := filepath.Join(dir, "public")
+			_, err := build.Build(context.Background(), build.Config{Content: os.DirFS(content), ContentDir: content, Out: out, Cache: path})
+			if !errors.Is(err, build.ErrConfig) || !strings.Contains(err.Error(), "not a skillcat rebuild cache") {
+				t.Fatalf("got %v, want a configuration error saying it is not a cache", err)
+			}
+			if fileSum(path) != before {
+				t.Error("the foreign file was changed")
+			}
+			for _, p := range []string{path + "-wal", path + "-shm", path + "-journal", out} {
+				if _, err := os.Stat(p); err == nil {
+					t.Errorf("%s was created", p)
+				}
+			}
+		})
+	}
+}
+
+func fileSum(path string) string {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return "unreadable: " + err.Error()
+	}
+	sum := sha256.Sum256(data)
+	return string(sum[:])
+}

@@ -1,0 +1,231 @@
+package build
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/skillcat/skillcat/synth"
+)
+
+// These tests make one step of putting the output in place fail, as a full
+// disk or a permission error would, and check that the output is then the
+// old site whole, or (where it could not be exchanged and files were moved
+// in one by one) a site whose index lists only descriptors that are there,
+// and that the next build completes it.
+
+func testContent(t *testing.T, n int, seed int64) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "content")
+	if err := synth.Write(dir, n, seed); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+func testConfig(content, out, cache string) Config {
+	return Config{Content: os.DirFS(content), ContentDir: content, Out: out, Cache: cache, Workers: 2}
+}
+
+// treeOf maps every file under dir to the hash of its bytes.
+func treeOf(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	tree := map[string]string{}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		sum := sha256.Sum256(data)
+		tree[filepath.ToSlash(rel)] = hex.EncodeToString(sum[:])
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tree
+}
+
+func coldTree(t *testing.T, content string) map[string]string {
+	t.Helper()
+	out := filepath.Join(t.TempDir(), "cold")
+	if _, err := Build(context.Background(), testConfig(content, out, "")); err != nil {
+		t.Fatalf("cold build: %v", err)
+	}
+	return treeOf(t, out)
+}
+
+func sameTree(a, b map[string]string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for p, h := range a {
+		if b[p] != h {
+			return false
+		}
+	}
+	return true
+}
+
+// checkListed fails unless every descriptor the Well-Known index in out
+// lists is a file of out.
+func checkListed(t *testing.T, out string) {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(out, ".well-known", "skills.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var idx struct {
+		Skills []struct {
+			DescriptorURL string `json:"descriptor_url"`
+		} `json:"skills"`
+	}
+	if err := json.Unmarshal(data, &idx); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range idx.Skills {
+		p := filepath.Join(out, ".well-known", filepath.FromSlash(s.DescriptorURL))
+		if _, err := os.Stat(p); err != nil {
+			t.Errorf("the index lists %s, which is missing: %v", s.DescriptorURL, err)
+		}
+	}
+}
+
+// checkNoDebris fails unless parent holds only the output and the cache
+// folder, and the output no in-place tree.
+func checkNoDebris(t *testing.T, parent, out string) {
+	t.Helper()
+	entries, _ := os.ReadDir(parent)
+	for _, e := range entries {
+		if e.Name() != filepath.Base(out) && e.Name() != ".cache" && e.Name() != "content" {
+			t.Errorf("left beside the output: %s", e.Name())
+		}
+	}
+	inside, _ := os.ReadDir(out)
+	for _, e := range inside {
+		if strings.HasPrefix(e.Name(), inPlaceTree) {
+			t.Errorf("left inside the output: %s", e.Name())
+		}
+	}
+}
+
+func TestOutputFaults(t *testing.T) {
+	contentA, contentB := testContent(t, 12, 1), testContent(t, 14, 2)
+	wantA, wantB := coldTree(t, contentA), coldTree(t, contentB)
+	eacces := func(op, a, b string) error { return &os.LinkError{Op: op, Old: a, New: b, Err: syscall.EACCES} }
+	restore := func() { rename, exchangeDirs = os.Rename, exchange }
+	t.Cleanup(restore)
+
+	for _, tc := range []struct {
+		name    string
+		inPlace bool // exchange impossible: files are moved in one by one
+		failAt  int  // the rename that fails, counting from 1
+	}{
+		{"Exchange", false, 0},
+		{"InPlaceFirstRename", true, 1},
+		{"InPlaceMidway", true, 9},
+		{"InPlaceIndex", true, -1}, // the last rename: the Well-Known index
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			defer restore()
+			parent := t.TempDir()
+			out, cache := filepath.Join(parent, "public"), filepath.Join(parent, ".cache", "public.sqlite")
+			if _, err := Build(context.Background(), testConfig(contentA, out, cache)); err != nil {
+				t.Fatal(err)
+			}
+			renames := 0
+			if tc.inPlace {
+				exchangeDirs = func(a, b string) error { return syscall.EINVAL }
+				rename = func(a, b string) error {
+					if renames++; renames == tc.failAt || (tc.failAt < 0 && strings.HasSuffix(b, "skills.json")) {
+						return eacces("rename", a, b)
+					}
+					return os.Rename(a, b)
+				}
+			} else {
+				exchangeDirs = func(a, b string) error { return eacces("renameat2", a, b) }
+			}
+			_, err := Build(context.Background(), testConfig(contentB, out, cache))
+			if err == nil || !errors.Is(err, syscall.EACCES) {
+				t.Fatalf("got %v, want the permission error", err)
+			}
+			got := treeOf(t, out)
+			partial := errors.Is(err, ErrOutputPartial)
+			switch {
+			case sameTree(got, wantA):
+				if partial {
+					t.Errorf("the output is the old site, but the error says it holds part of the new one: %v", err)
+				}
+			case !tc.inPlace:
+				t.Fatalf("after a failed exchange the output is not the old site")
+			default:
+				if !partial {
+					t.Errorf("the output changed, but the error does not say so: %v", err)
+				}
+				for p, h := range got {
+					if wantA[p] != h && wantB[p] != h {
+						t.Errorf("%s is neither the old file nor the new one", p)
+					}
+				}
+				checkListed(t, out)
+			}
+			restore()
+			if tc.inPlace {
+				exchangeDirs = func(a, b string) error { return syscall.EINVAL }
+			}
+			if _, err := Build(context.Background(), testConfig(contentB, out, cache)); err != nil {
+				t.Fatalf("the next build: %v", err)
+			}
+			if got := treeOf(t, out); !sameTree(got, wantB) {
+				t.Fatalf("the next build's output differs from a cold build's:\n%s", treeDiff(got, wantB))
+			}
+			checkNoDebris(t, parent, out)
+		})
+	}
+}
+
+// TestOutputFirstBuildFails checks that a first build that cannot rename
+// its tree into place writes nothing and leaves nothing.
+func TestOutputFirstBuildFails(t *testing.T) {
+	content := testContent(t, 4, 1)
+	parent := t.TempDir()
+	out := filepath.Join(parent, "public")
+	rename = func(a, b string) error { return &os.LinkError{Op: "rename", Old: a, New: b, Err: syscall.EACCES} }
+	defer func() { rename = os.Rename }()
+	if _, err := Build(context.Background(), testConfig(content, out, filepath.Join(parent, ".cache", "c.sqlite"))); !errors.Is(err, syscall.EACCES) {
+		t.Fatalf("got %v, want the permission error", err)
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Error("the output exists")
+	}
+	checkNoDebris(t, parent, out)
+}
+
+func treeDiff(got, want map[string]string) string {
+	var lines []string
+	for p, h := range want {
+		if got[p] != h {
+			lines = append(lines, "differs or missing: "+p)
+		}
+	}
+	for p := range got {
+		if _, ok := want[p]; !ok {
+			lines = append(lines, "left over: "+p)
+		}
+	}
+	sort.Strings(lines)
+	return strings.Join(lines, "\n")
+}
