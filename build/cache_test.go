@@ -30,13 +30,14 @@ import (
 type cacheFixture struct {
 	content, out, cache string
 	when                time.Time
+	previous            string // the change feed the last build continued
 }
 
 func newCacheFixture(t *testing.T, n int) *cacheFixture {
 	t.Helper()
 	dir := t.TempDir()
 	f := &cacheFixture{content: filepath.Join(dir, "content"), out: filepath.Join(dir, "public"),
-		cache: filepath.Join(dir, ".cache", "public.sqlite"), when: time.Unix(1700000000, 0).UTC()}
+		cache: filepath.Join(dir, ".cache", "public.sqlite"), when: time.Unix(1700000000, 0).UTC(), previous: filepath.Join(dir, "previous")}
 	if err := synth.Write(f.content, n, 5); err != nil {
 		t.Fatal(err)
 	}
@@ -51,6 +52,7 @@ func (f *cacheFixture) config(out, cache string) build.Config {
 // build builds with the cache and fails the test on error.
 func (f *cacheFixture) build(t *testing.T) *build.Result {
 	t.Helper()
+	f.keepHistory(t)
 	res, err := build.Build(context.Background(), f.config(f.out, f.cache))
 	if err != nil {
 		t.Fatalf("build: %v", err)
@@ -63,7 +65,9 @@ func (f *cacheFixture) build(t *testing.T) *build.Result {
 func (f *cacheFixture) checkCold(t *testing.T) {
 	t.Helper()
 	cold := filepath.Join(t.TempDir(), "cold")
-	if _, err := build.Build(context.Background(), f.config(cold, "")); err != nil {
+	cfg := f.config(cold, "")
+	cfg.Previous = os.DirFS(f.previous)
+	if _, err := build.Build(context.Background(), cfg); err != nil {
 		t.Fatalf("cold build: %v", err)
 	}
 	got, want := snapshot(t, f.out), snapshot(t, cold)
@@ -79,6 +83,21 @@ func (f *cacheFixture) checkCold(t *testing.T) {
 			}
 		}
 		t.FailNow()
+	}
+}
+
+// keepHistory copies the output's change feed, which the next build
+// continues, for the cold build to continue too (as build --previous
+// does).
+func (f *cacheFixture) keepHistory(t *testing.T) {
+	t.Helper()
+	os.RemoveAll(f.previous)
+	os.MkdirAll(f.previous, 0o755)
+	if _, err := os.Stat(filepath.Join(f.out, "changes")); err != nil {
+		return
+	}
+	if err := os.CopyFS(filepath.Join(f.previous, "changes"), os.DirFS(filepath.Join(f.out, "changes"))); err != nil {
+		t.Fatal(err)
 	}
 }
 
@@ -194,6 +213,7 @@ func TestCacheIsNotFooled(t *testing.T) {
 		cpP(t, name, backup)
 		f.build(t)
 		sameSizeEdit(t, name, false)
+		f.keepHistory(t)
 		if _, err := build.Build(context.Background(), f.config(f.out, "")); err != nil {
 			t.Fatal(err)
 		}

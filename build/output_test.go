@@ -59,11 +59,15 @@ func treeOf(t *testing.T, dir string) map[string]string {
 	return tree
 }
 
-func coldTree(t *testing.T, content string) map[string]string {
+// coldTree is the output of builds without a cache of each content in
+// turn, into one folder.
+func coldTree(t *testing.T, contents ...string) map[string]string {
 	t.Helper()
 	out := filepath.Join(t.TempDir(), "cold")
-	if _, err := Build(context.Background(), testConfig(content, out, "")); err != nil {
-		t.Fatalf("cold build: %v", err)
+	for _, content := range contents {
+		if _, err := Build(context.Background(), testConfig(content, out, "")); err != nil {
+			t.Fatalf("cold build: %v", err)
+		}
 	}
 	return treeOf(t, out)
 }
@@ -124,7 +128,8 @@ func checkNoDebris(t *testing.T, parent, out string) {
 
 func TestOutputFaults(t *testing.T) {
 	contentA, contentB := testContent(t, 12, 1), testContent(t, 14, 2)
-	wantA, wantB := coldTree(t, contentA), coldTree(t, contentB)
+	// B as built after A: its change feed continues A's.
+	wantA, wantB := coldTree(t, contentA), coldTree(t, contentA, contentB)
 	eacces := func(op, a, b string) error { return &os.LinkError{Op: op, Old: a, New: b, Err: syscall.EACCES} }
 	restore := func() { rename, exchangeDirs = os.Rename, exchange }
 	t.Cleanup(restore)

@@ -502,6 +502,9 @@ func TestBuildCommand(t *testing.T) {
 			{[]string{"build", "--content", "good", "--out", "public", "--base-url", "ftp://skills.example.com/"}, nil, `--base-url "ftp://skills.example.com/"`},
 			{[]string{"build", "--content", "good", "--out", "public", "--base-url", "/catalog/"}, nil, `--base-url "/catalog/"`},
 			{[]string{"build", "--content", "good", "--out", "public"}, map[string]string{"SOURCE_DATE_EPOCH": "yesterday"}, `SOURCE_DATE_EPOCH="yesterday"`},
+			{[]string{"build", "--content", "good", "--out", "public"}, map[string]string{"SOURCE_DATE_EPOCH": "253402300800"}, `SOURCE_DATE_EPOCH="253402300800": must be a number of seconds since 1970, from 0 to 253402300799`},
+			{[]string{"build", "--content", "good", "--out", "public"}, map[string]string{"SOURCE_DATE_EPOCH": "9223372036854775807"}, `SOURCE_DATE_EPOCH="9223372036854775807"`},
+			{[]string{"build", "--content", "good", "--out", "public", "--cache", "good/a.json"}, nil, `--cache "good/a.json" is not a skillcat rebuild cache (it is not an SQLite database), so it was left untouched`},
 		} {
 			code, stdout, stderr := runSkillcat(t, tc.env, tc.args...)
 			if code != exitUsage {

@@ -1,0 +1,280 @@
+package main
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/skillcat/skillcat/synth"
+)
+
+// TestKillDuringBuild is the fault-injection test of "the output is the
+// old site or the new one, whatever kills the build": it builds catalog A
+// with the cache, starts a build of catalog B (then of A again, and so
+// on), kills it with SIGKILL at random moments and exactly when the first
+// file of the new tree appears, and checks after every kill that
+//
+//   - the output is byte for byte a cold build of A or of B;
+//   - the next build succeeds and equals a cold build;
+//   - nothing is left beside the output, and nothing in the temporary
+//     folder (TMPDIR), where the index of private skills once lingered.
+//
+// SKILLCAT_KILL_SKILLS (default 24) and SKILLCAT_KILL_ROUNDS (default 8)
+// set its size; scripts/kill-test runs it on a few thousand skills.
+func TestKillDuringBuild(t *testing.T) {
+	if testing.Short() {
+		t.Skip("kills builds: not in -short")
+	}
+	n, rounds := envInt("SKILLCAT_KILL_SKILLS", 24), envInt("SKILLCAT_KILL_ROUNDS", 8)
+	bin := skillcatBinary(t)
+	dir := t.TempDir()
+	contents := [2]string{filepath.Join(dir, "a"), filepath.Join(dir, "b")}
+	if err := synth.Write(contents[0], n, 1); err != nil {
+		t.Fatal(err)
+	}
+	catalogB(t, contents[0], contents[1], n)
+	tmp := filepath.Join(dir, "tmp")
+	os.Mkdir(tmp, 0o700)
+	site := filepath.Join(dir, "site")
+	os.Mkdir(site, 0o755)
+	out := filepath.Join(site, "public")
+	environ := append(os.Environ(), "TMPDIR="+tmp, "SOURCE_DATE_EPOCH=1700000000", "SQLITE_TMPDIR="+tmp)
+
+	run := func(content, out string, extra ...string) (*exec.Cmd, error) {
+		cmd := exec.Command(bin, append([]string{"build", "--content", content, "--out", out, "--quiet"}, extra...)...)
+		cmd.Env = environ
+		var stderr strings.Builder
+		cmd.Stderr = &stderr
+		err := cmd.Run()
+		if err != nil {
+			err = fmt.Errorf("%v: %s", err, stderr.String())
+		}
+		return cmd, err
+	}
+	// The cold builds every state is compared with: A, then B after A
+	// (whose change feed continues A's), then A after B, and so on. The
+	// history of a site killed while it went from one to the other is
+	// one of the two.
+	type state struct {
+		name string
+		tree map[string]string
+	}
+	cold := filepath.Join(dir, "cold")
+	var states []state
+	coldNext := func(i int) state {
+		if _, err := run(contents[i%2], cold, "--no-cache"); err != nil {
+			t.Fatalf("cold build: %v", err)
+		}
+		return state{fmt.Sprintf("%c%d", "AB"[i%2], i), hashTree(t, cold)}
+	}
+	states = append(states, coldNext(0))
+	start := time.Now()
+	if _, err := run(contents[0], out); err != nil {
+		t.Fatalf("first build: %v", err)
+	}
+	full := time.Since(start)
+	if got := hashTree(t, out); !sameHashes(got, states[0].tree) {
+		t.Fatalf("first build differs from a cold build:\n%s", hashDiff(got, states[0].tree))
+	}
+
+	seen := map[string]int{}
+	rng := rand.New(rand.NewPCG(uint64(n), uint64(rounds)))
+	kills, rebuilds := 0, 0
+	for r := 1; r <= rounds; r++ {
+		from := states[len(states)-1]
+		states = append(states, coldNext(r))
+		to := states[len(states)-1]
+		cmd := exec.Command(bin, "build", "--content", contents[r%2], "--out", out, "--quiet")
+		cmd.Env = environ
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		how := "random"
+		if r%3 == 0 {
+			how = "first file"
+			waitFirstFile(site, out)
+		} else {
+			time.Sleep(time.Duration(rng.Int64N(int64(full) + 1)))
+		}
+		cmd.Process.Signal(syscall.SIGKILL)
+		err := cmd.Wait()
+		killed := err != nil && strings.Contains(err.Error(), "killed")
+		if killed {
+			kills++
+		}
+		got := hashTree(t, out)
+		switch {
+		case sameHashes(got, from.tree):
+			seen["old site"]++
+		case sameHashes(got, to.tree):
+			seen["new site"]++
+		default:
+			t.Fatalf("round %d (%s, killed %v): the output is neither %s nor %s:\nagainst the new site:\n%s", r, how, killed, from.name, to.name, hashDiff(got, to.tree))
+		}
+		if _, err := run(contents[r%2], out); err != nil {
+			t.Fatalf("round %d: the build after the kill failed: %v", r, err)
+		}
+		rebuilds++
+		if got := hashTree(t, out); !sameHashes(got, to.tree) {
+			t.Fatalf("round %d: the build after the kill differs from a cold build:\n%s", r, hashDiff(got, to.tree))
+		}
+		if left := leftovers(site, tmp); len(left) > 0 {
+			t.Fatalf("round %d: left after a kill and a rebuild: %v", r, left)
+		}
+	}
+	t.Logf("kill test: %d skills, %d rounds, %d builds killed, states seen after a kill: %d old site, %d new site, 0 other; %d rebuilds, all equal to a cold build; a full build took %s",
+		n, rounds, kills, seen["old site"], seen["new site"], rebuilds, full.Round(time.Millisecond))
+	if kills == 0 {
+		t.Error("no build was killed before it finished: the test proved nothing")
+	}
+}
+
+// catalogB writes catalog B from A: a quarter of the skills changed, some
+// removed, some added.
+func catalogB(t *testing.T, a, b string, n int) {
+	t.Helper()
+	if err := os.CopyFS(b, os.DirFS(a)); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < n; i++ {
+		name := filepath.Join(b, synth.Name(i))
+		switch {
+		case i%7 == 3:
+			os.Remove(name)
+		case i%4 == 0:
+			_, data := synth.Source(i, 2)
+			if err := os.WriteFile(name, data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	for i := n; i < n+n/10+1; i++ {
+		name, data := synth.Source(i, 1)
+		p := filepath.Join(b, name)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// waitFirstFile returns as soon as a new tree beside out, or inside it,
+// holds its first file.
+func waitFirstFile(site, out string) {
+	deadline := time.Now().Add(30 * time.Second)
+	for time.Now().Before(deadline) {
+		for _, pattern := range []string{filepath.Join(site, "."+filepath.Base(out)+".new-*", "*"), filepath.Join(out, ".skillcat-new-*", "*")} {
+			if m, _ := filepath.Glob(pattern); len(m) > 0 {
+				return
+			}
+		}
+		time.Sleep(200 * time.Microsecond)
+	}
+}
+
+// leftovers lists what a build left beside the output (anything but the
+// output and the cache folder), in the cache folder (anything but the
+// cache and its WAL files) and in the temporary folder.
+func leftovers(site, tmp string) []string {
+	var left []string
+	entries, _ := os.ReadDir(site)
+	for _, e := range entries {
+		if e.Name() != "public" && e.Name() != ".cache" {
+			left = append(left, e.Name())
+		}
+	}
+	cached, _ := os.ReadDir(filepath.Join(site, ".cache", "skillcat"))
+	for _, e := range cached {
+		if !strings.HasPrefix(e.Name(), "public.sqlite") {
+			left = append(left, ".cache/skillcat/"+e.Name())
+		}
+	}
+	inTmp, _ := os.ReadDir(tmp)
+	for _, e := range inTmp {
+		left = append(left, "TMPDIR/"+e.Name())
+	}
+	return left
+}
+
+// skillcatBinary builds the skillcat command into the test's temporary
+// folder.
+func skillcatBinary(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "skillcat")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v: %s", err, out)
+	}
+	return bin
+}
+
+func envInt(name string, def int) int {
+	if v, err := strconv.Atoi(os.Getenv(name)); err == nil && v > 0 {
+		return v
+	}
+	return def
+}
+
+// hashTree maps every file under dir to the hash of its bytes.
+func hashTree(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	tree := map[string]string{}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		sum := sha256.Sum256(data)
+		tree[filepath.ToSlash(rel)] = hex.EncodeToString(sum[:])
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tree
+}
+
+func sameHashes(a, b map[string]string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for p, h := range a {
+		if b[p] != h {
+			return false
+		}
+	}
+	return true
+}
+
+func hashDiff(got, want map[string]string) string {
+	var lines []string
+	for p, h := range want {
+		if got[p] != h {
+			lines = append(lines, "  differs or missing: "+p)
+		}
+	}
+	for p := range got {
+		if _, ok := want[p]; !ok {
+			lines = append(lines, "  left over: "+p)
+		}
+	}
+	sort.Strings(lines)
+	if len(lines) > 20 {
+		lines = append(lines[:20], fmt.Sprintf("  … and %d more", len(lines)-20))
+	}
+	return strings.Join(lines, "\n")
+}
