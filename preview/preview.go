@@ -155,8 +155,8 @@ func New(cfg Config) (*Server, error) {
 func (s *Server) Dir() string { return s.root }
 
 // Build builds the site once into a new generation directory and, when it
-// succeeds, serves it; either way open pages are told to reload and
-// Config.OnBuild hears of it. A build cut short by ctx changes nothing and
+// succeeds, serves it; either way Config.OnBuild hears of it, and then
+// open pages are told to reload. A build cut short by ctx changes nothing and
 // is not reported. Build is not safe for concurrent use; Run calls it from
 // one goroutine.
 func (s *Server) Build(ctx context.Context) Report {
@@ -189,10 +189,12 @@ func (s *Server) Build(ctx context.Context) Report {
 		// on Unix; elsewhere what cannot be removed now goes with Close.
 		os.RemoveAll(old)
 	}
-	s.publish(s.gen)
+	// Report first, then tell the pages: whoever sees a page reload can
+	// read the build's report already.
 	if s.cfg.OnBuild != nil {
 		s.cfg.OnBuild(rep)
 	}
+	s.publish(s.gen)
 	return rep
 }
 
