@@ -27,12 +27,13 @@ func init() {
 // another source already uses) is a usage error, exit 2, and writes
 // nothing.
 func runNew(_ context.Context, e *env, args []string) int {
-	flags := newFlags(e, "new", "ID [--type plugin|api|knowledge|task] [--format json|md] [--access public|restricted|private] [--name NAME] [--content DIR]")
+	flags := newFlags(e, "new", "ID [--type plugin|api|knowledge|task] [--format json|md] [--access public|restricted|private] [--name NAME] [--in FOLDER] [--content DIR]")
 	typ := flags.String("type", "api", "the capability `type`: plugin, api, knowledge or task")
 	format := flags.String("format", "json", "the source `format`: json, or md (YAML front matter and a Markdown description)")
 	access := flags.String("access", "public", "the `access` level, who may see and call the skill: public, restricted or private")
 	name := flags.String("name", "", "the skill's display `name`; derived from the id when empty")
-	content := flags.String("content", "content", "the content `directory` to write into")
+	content := flags.String("content", "content", "the catalog's content `directory`")
+	in := flags.String("in", "", "the `folder` inside the content directory to write into, such as weather (made if missing)")
 	// Flags may come before or after the id.
 	var ids []string
 	for rest := args; ; {
@@ -82,7 +83,16 @@ func runNew(_ context.Context, e *env, args []string) int {
 	if _, code := contentDir(e, *content); code >= 0 {
 		return code
 	}
-	file := filepath.Join(*content, id+"."+*format)
+	root, sub, code := newTarget(e, *content, *in)
+	if code >= 0 {
+		return code
+	}
+	*content = root
+	if err := os.MkdirAll(filepath.Join(root, sub), 0o755); err != nil {
+		fmt.Fprintf(e.stderr, "skillcat new: %v\n", err)
+		return exitInternal
+	}
+	file := filepath.Join(root, sub, id+"."+*format)
 	if _, err := os.Lstat(file); err == nil {
 		fmt.Fprintf(e.stderr, "skillcat new: %s already exists; edit it, or pick another id\n", file)
 		return exitUsage
@@ -144,6 +154,75 @@ func nameFromID(id string) string {
 		words[i] = strings.ToUpper(w[:1]) + w[1:]
 	}
 	return strings.Join(words, " ")
+}
+
+// newTarget returns the content root to check ids in and the folder inside
+// it to write into, from --content and --in. A --content inside a catalog's
+// content folder (below a folder holding the site file _index.md, or below
+// ./content) is resolved to that folder, with a note saying so, so that ids
+// are checked across the whole catalog. A folder outside the root, or one
+// the build would skip (a name starting with "_" or "."), is refused.
+func newTarget(e *env, content, in string) (root, sub string, code int) {
+	root = filepath.Clean(content)
+	if r, rel := enclosingContent(root); r != "" {
+		fmt.Fprintf(e.stderr, "skillcat new: %s is inside the catalog's content folder %s; writing into it and checking ids across all of %s (next time: --in %s)\n",
+			content, r, r, shellQuote(filepath.ToSlash(filepath.Join(rel, in))))
+		root, in = r, filepath.Join(rel, in)
+	}
+	sub = filepath.Clean(filepath.FromSlash(in))
+	if sub == "." {
+		return root, "", -1
+	}
+	if filepath.IsAbs(sub) || sub == ".." || strings.HasPrefix(sub, ".."+string(filepath.Separator)) {
+		fmt.Fprintf(e.stderr, "skillcat new: --in %q must be a folder inside the content directory %s, such as weather\n", in, root)
+		return "", "", exitUsage
+	}
+	for _, seg := range strings.Split(sub, string(filepath.Separator)) {
+		if strings.HasPrefix(seg, "_") || strings.HasPrefix(seg, ".") {
+			fmt.Fprintf(e.stderr, "skillcat new: the build skips names starting with \"_\" or \".\", so a skill in %s would never be published; pick another folder\n", filepath.Join(root, sub))
+			return "", "", exitUsage
+		}
+	}
+	return root, sub, -1
+}
+
+// enclosingContent returns the content folder that dir lies strictly
+// inside, as a path relative to the working directory when dir is one, and
+// dir's path inside it; or "". The content folder is the nearest folder
+// above dir that holds the site file _index.md, else ./content.
+func enclosingContent(dir string) (root, rel string) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", ""
+	}
+	found := ""
+	for d := filepath.Dir(abs); ; d = filepath.Dir(d) {
+		if _, err := os.Stat(filepath.Join(d, "_index.md")); err == nil {
+			found = d
+			break
+		}
+		if filepath.Dir(d) == d {
+			break
+		}
+	}
+	if found == "" {
+		if c, err := filepath.Abs("content"); err == nil && strings.HasPrefix(abs, c+string(filepath.Separator)) {
+			found = c
+		}
+	}
+	if found == "" {
+		return "", ""
+	}
+	rel, _ = filepath.Rel(found, abs)
+	root = found
+	if !filepath.IsAbs(dir) {
+		if wd, err := os.Getwd(); err == nil {
+			if r, err := filepath.Rel(wd, found); err == nil {
+				root = r
+			}
+		}
+	}
+	return root, rel
 }
 
 // shellQuote quotes s for a POSIX shell when it needs it.

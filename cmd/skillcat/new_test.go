@@ -186,3 +186,78 @@ func TestNewRefusals(t *testing.T) {
 		t.Errorf("content holds %d entries after refusals, want 4", len(entries))
 	}
 }
+
+// TestNewIn checks --in and a --content inside a catalog: the file lands in
+// the folder, and ids are checked across the whole content directory.
+func TestNewIn(t *testing.T) {
+	catalog := func(t *testing.T) string {
+		t.Helper()
+		dir := filepath.Join(t.TempDir(), "content")
+		if err := os.MkdirAll(filepath.Join(dir, "weather"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(filepath.Join(dir, "_index.md"), []byte("---\ntitle: Acme\n---\n"), 0o644)
+		if code, _, stderr := runNewCmd(t, "new", "acme.taken", "--content", dir, "--in", "finance"); code != exitOK {
+			t.Fatalf("new acme.taken: exit %d: %s", code, stderr)
+		}
+		return dir
+	}
+	t.Run("OK", func(t *testing.T) {
+		dir := catalog(t)
+		code, stdout, stderr := runNewCmd(t, "new", "acme.rain", "--content", dir, "--in", "weather/hourly", "--format", "md")
+		if code != exitOK {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		file := filepath.Join(dir, "weather", "hourly", "acme.rain.md")
+		if _, err := os.Stat(file); err != nil || !strings.Contains(stdout, file) {
+			t.Fatalf("got %v, stdout %q; want %s written", err, stdout, file)
+		}
+		if code, _, stderr := runNewCmd(t, "validate", "--content", dir); code != exitOK {
+			t.Errorf("validate: exit %d: %s", code, stderr)
+		}
+	})
+	t.Run("ErrIDTakenElsewhere", func(t *testing.T) {
+		dir := catalog(t)
+		code, _, stderr := runNewCmd(t, "new", "acme.taken", "--content", dir, "--in", "weather")
+		want := `skillcat new: id "acme.taken" is already used by ` + filepath.Join(dir, "finance", "acme.taken.json") + "; pick another id\n"
+		if code != exitUsage || stderr != want {
+			t.Errorf("got exit %d, %q; want exit 2, %q", code, stderr, want)
+		}
+	})
+	t.Run("ContentInsideCatalog", func(t *testing.T) {
+		dir := catalog(t)
+		inner := filepath.Join(dir, "weather")
+		code, _, stderr := runNewCmd(t, "new", "acme.taken", "--content", inner)
+		if code != exitUsage || !strings.Contains(stderr, "is already used by "+filepath.Join(dir, "finance", "acme.taken.json")) {
+			t.Errorf("got exit %d, %q; want the id found across the whole catalog", code, stderr)
+		}
+		wantNote := "skillcat new: " + inner + " is inside the catalog's content folder " + dir + "; writing into it and checking ids across all of " + dir + " (next time: --in weather)\n"
+		if !strings.HasPrefix(stderr, wantNote) {
+			t.Errorf("stderr: got %q, want it to start with %q", stderr, wantNote)
+		}
+		code, _, stderr = runNewCmd(t, "new", "acme.snow", "--content", inner)
+		if code != exitOK {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		if _, err := os.Stat(filepath.Join(inner, "acme.snow.json")); err != nil {
+			t.Error(err)
+		}
+	})
+	for _, tc := range []struct{ name, in, want string }{
+		{"ErrOutside", "../elsewhere", `must be a folder inside the content directory`},
+		{"ErrAbsolute", "/tmp/x", `must be a folder inside the content directory`},
+		{"ErrSkipped", "weather/_drafts", `the build skips names starting with "_" or ".", so a skill in `},
+		{"ErrHidden", ".hidden", `the build skips names starting with "_" or "."`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := catalog(t)
+			code, _, stderr := runNewCmd(t, "new", "acme.x", "--content", dir, "--in", tc.in)
+			if code != exitUsage || !strings.Contains(stderr, tc.want) {
+				t.Errorf("got exit %d, %q; want exit 2 and %q", code, stderr, tc.want)
+			}
+			if ids := findID(dir, "acme.x"); ids != "" {
+				t.Errorf("a refused new wrote %s", ids)
+			}
+		})
+	}
+}
