@@ -103,6 +103,11 @@ type Result struct {
 	HostWarnings []string
 	Duration     time.Duration
 	Phases       []Phase // how long each phase took, in order
+
+	// PrivateSources are the names (as in Warnings) of the private
+	// skills' sources, so that a log which may be public can leave out
+	// their warnings.
+	PrivateSources map[string]bool
 }
 
 // Phase is the name and duration of one phase of a run.
@@ -501,6 +506,12 @@ func load(ctx context.Context, cfg Config, cache *store.CacheTx) (*catalog, *Res
 	res.timed("parse and index", &mark)
 	vs = append(vs, pvs...)
 	res.Published, res.Private, res.Parsed = x.listed, x.private, x.parsed
+	res.PrivateSources = map[string]bool{}
+	for _, src := range x.sources {
+		if !src.listed {
+			res.PrivateSources[src.display] = true
+		}
+	}
 	if cfg.Strict {
 		for i := range vs {
 			vs[i].Severity = skillcat.SeverityError

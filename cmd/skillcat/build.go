@@ -9,6 +9,7 @@ import (
 	"runtime/debug"
 	"time"
 
+	skillcat "github.com/skillcat/skillcat"
 	"github.com/skillcat/skillcat/build"
 )
 
@@ -88,7 +89,7 @@ func runBuild(ctx context.Context, e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "skillcat: build failed: %v; %s\n", err, unchanged(*out, err))
 		return exitInternal
 	}
-	printViolations(e, "text", res.Warnings)
+	printViolations(e, "text", logWarnings(e, res))
 	for _, w := range res.HostWarnings {
 		fmt.Fprintln(e.stderr, "skillcat: warning:", w)
 	}
@@ -121,6 +122,28 @@ func runBuild(ctx context.Context, e *env, args []string) int {
 // GitHub Actions, GitLab CI and others set it), which may be public: it
 // must not tell how many private skills a catalog holds.
 func publicLog(e *env) bool { return e.getenv("CI") != "" }
+
+// logWarnings returns the warnings to print: all of them, or in a log that
+// may be public (publicLog) those of listed skills only, with a line saying
+// that others were left out.
+func logWarnings(e *env, res *build.Result) skillcat.Violations {
+	if !publicLog(e) {
+		return res.Warnings
+	}
+	var vs skillcat.Violations
+	left := false
+	for _, v := range res.Warnings {
+		if res.PrivateSources[v.File] {
+			left = true
+			continue
+		}
+		vs = append(vs, v)
+	}
+	if left {
+		fmt.Fprintln(e.stderr, "skillcat: warnings of private skills are not shown in a CI log; run skillcat validate without CI set to see them")
+	}
+	return vs
+}
 
 // siteSize states what a host counts: the output's files and bytes.
 func siteSize(st build.OutputStats) string {

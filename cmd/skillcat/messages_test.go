@@ -92,3 +92,41 @@ func TestCILogSaysNothingPrivate(t *testing.T) {
 		}
 	}
 }
+
+// TestCILogHidesPrivateWarnings checks that with CI set the warnings of a
+// private skill's source (which name where it lives) are left out, with a
+// line saying so, and those of listed skills are still shown.
+func TestCILogHidesPrivateWarnings(t *testing.T) {
+	content := t.TempDir()
+	for _, n := range []struct{ file, id, access string }{{"open.json", "open.one", "public"}, {"secret/hidden.json", "hidden.one", "private"}} {
+		src := `{"protocol": {"version": "1.0.0"}, "id": "` + n.id + `", "name": "N", "version": "1.0.0", "capability_type": "task",
+  "description": "D.", "provider": {"name": "P"}, "endpoint": {"url": "https://api.example.com/x"},
+  "inputs": {"type": "object"}, "output": true, "auth": {"type": "none"}, "access": "` + n.access + `", "tagz": []}`
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(content, n.file)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(content, n.file), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, args := range [][]string{
+		{"validate", "--content", content},
+		{"build", "--content", content, "--out", filepath.Join(t.TempDir(), "public"), "--no-cache"},
+	} {
+		code, stdout, stderr := runSkillcat(t, map[string]string{"CI": "true"}, args...)
+		if code != exitOK {
+			t.Fatalf("%v: exit %d: %s", args, code, stderr)
+		}
+		log := stdout + stderr
+		if strings.Contains(log, "hidden") || strings.Contains(log, "secret") {
+			t.Errorf("%v: the private source shows in a CI log:\n%s", args, log)
+		}
+		if !strings.Contains(log, "open.json") || !strings.Contains(log, "warnings of private skills are not shown") {
+			t.Errorf("%v: want the listed skill's warning and a note:\n%s", args, log)
+		}
+		_, stdout, stderr = runSkillcat(t, nil, args...)
+		if !strings.Contains(stdout+stderr, "secret/hidden.json") {
+			t.Errorf("%v: without CI the private source's warning should show:\n%s", args, stdout+stderr)
+		}
+	}
+}

@@ -47,7 +47,7 @@ func runValidate(ctx context.Context, e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "skillcat: validate: %v\n", err)
 		return exitInternal
 	}
-	printViolations(e, *format, res.Warnings)
+	printViolations(e, *format, logWarnings(e, res))
 	if !*quiet && *format == "text" {
 		sources, private := plural(res.Sources, "source"), ", "+plural(res.Private, "skill")+" private"
 		if publicLog(e) {
