@@ -194,7 +194,7 @@ func Build(ctx context.Context, cfg Config) (*Result, error) {
 		res, err = build(ctx, cfg, rc.tx)
 	}
 	if err == nil && rc.tx != nil {
-		if cerr := rc.tx.Commit(); cerr != nil {
+		if cerr := rc.tx.Commit(ctx); cerr != nil {
 			// The site is built; only the next build's head start is lost.
 			rc.close()
 			store.RemoveCache(cfg.Cache)
@@ -271,10 +271,10 @@ func build(ctx context.Context, cfg Config, cache *store.CacheTx) (*Result, erro
 	}
 	var prev map[string]store.CachedOutput
 	if cache != nil {
-		if prev, err = cache.Outputs(); err != nil {
+		if prev, err = cache.Outputs(ctx); err != nil {
 			return &Result{}, err
 		}
-		if when, err := cache.Meta("time"); err != nil {
+		if when, err := cache.Meta(ctx, "time"); err != nil {
 			return &Result{}, err
 		} else if when != strconv.FormatInt(cfg.Time.Unix(), 10) {
 			prev = nil // a new date stamps every file: write them all
@@ -321,7 +321,7 @@ func build(ctx context.Context, cfg Config, cache *store.CacheTx) (*Result, erro
 	res.Output = statOutput(o.records)
 	res.HostWarnings = hostWarnings(cfg, cat.site, res.Output)
 	if cache != nil {
-		if err := recordBuild(cache, o, keys, cat, res); err != nil {
+		if err := recordBuild(ctx, cache, o, keys, cat, res); err != nil {
 			cache.Rollback() // the site is built; the next build starts cold
 		}
 	}

@@ -129,11 +129,11 @@ func upToDate(ctx context.Context, cfg Config, cache *store.CacheTx, keys buildK
 	if len(prev) == 0 {
 		return nil, false, nil
 	}
-	site, err := cache.Meta("site")
+	site, err := cache.Meta(ctx, "site")
 	if err != nil {
 		return nil, false, err
 	}
-	sources, err := cache.Meta("sources")
+	sources, err := cache.Meta(ctx, "sources")
 	if err != nil || site != keys.site || sources == "" {
 		return nil, false, err
 	}
@@ -143,11 +143,11 @@ func upToDate(ctx context.Context, cfg Config, cache *store.CacheTx, keys buildK
 		return nil, false, nil
 	}
 	res := &Result{Sources: len(files), UpToDate: true}
-	counts, err := cache.Meta("counts")
+	counts, err := cache.Meta(ctx, "counts")
 	if err == nil {
 		_, err = fmt.Sscanf(counts, "%d %d", &res.Published, &res.Private)
 	}
-	w, werr := cache.Meta("warnings")
+	w, werr := cache.Meta(ctx, "warnings")
 	if err == nil && werr == nil {
 		err = json.Unmarshal([]byte(w), &res.Warnings)
 	}
@@ -157,20 +157,20 @@ func upToDate(ctx context.Context, cfg Config, cache *store.CacheTx, keys buildK
 	if err != nil {
 		return nil, false, fmt.Errorf("%w: read cache: %v", errCache, err)
 	}
-	if err := cache.KeepSources(); err != nil || ctx.Err() != nil {
+	if err := cache.KeepSources(ctx); err != nil || ctx.Err() != nil {
 		return nil, false, ctx.Err()
 	}
 	return res, true, nil
 }
 
 // recordBuild stores what the next build needs to know of this one.
-func recordBuild(cache *store.CacheTx, o *output, keys buildKeys, cat *catalog, res *Result) error {
+func recordBuild(ctx context.Context, cache *store.CacheTx, o *output, keys buildKeys, cat *catalog, res *Result) error {
 	outs := make([]store.CachedOutput, 0, len(o.records))
 	for _, r := range o.records {
 		outs = append(outs, r)
 	}
 	sort.Slice(outs, func(i, j int) bool { return outs[i].Path < outs[j].Path })
-	if err := cache.SetOutputs(outs); err != nil {
+	if err := cache.SetOutputs(ctx, outs); err != nil {
 		return err
 	}
 	warnings, err := json.Marshal(res.Warnings)
@@ -185,7 +185,7 @@ func recordBuild(cache *store.CacheTx, o *output, keys buildKeys, cat *catalog, 
 		"built":    time.Now().UTC().Format(time.RFC3339),
 		"time":     strconv.FormatInt(o.cfg.Time.Unix(), 10),
 	} {
-		if err := cache.SetMeta(name, value); err != nil {
+		if err := cache.SetMeta(ctx, name, value); err != nil {
 			return fmt.Errorf("update cache: %w", err)
 		}
 	}

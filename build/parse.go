@@ -112,7 +112,7 @@ func parseCached(ctx context.Context, fsys fs.FS, f *SourceFile, name string, ca
 	var have bool
 	if cache != nil {
 		var err error
-		if prev, have, err = cache.Source(f.Path); err != nil {
+		if prev, have, err = cache.Source(ctx, f.Path); err != nil {
 			return parsed{cacheErr: err}
 		}
 		if have && f.stat != "" && prev.Stat == f.stat {
@@ -128,13 +128,13 @@ func parseCached(ctx context.Context, fsys fs.FS, f *SourceFile, name string, ca
 	hash := hex.EncodeToString(sum[:])
 	if have && prev.Hash == hash {
 		prev.Stat = f.stat
-		_ = cache.PutSource(&prev)
+		_ = cache.PutSource(ctx, &prev)
 		return fromCache(prev, name)
 	}
 	p := parseSource(ctx, *f, name)
 	if cache != nil && p.row != nil {
 		warnings, _ := json.Marshal(p.vs)
-		_ = cache.PutSource(&store.CachedSource{Path: f.Path, Stat: f.stat, Hash: hash,
+		_ = cache.PutSource(ctx, &store.CachedSource{Path: f.Path, Stat: f.stat, Hash: hash,
 			Skill: *p.row, Warnings: warnings, IDLine: p.idLine, IDColumn: p.idColumn})
 	}
 	return p

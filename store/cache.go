@@ -303,7 +303,7 @@ func (c *Cache) Begin(ctx context.Context) (*CacheTx, error) {
 		tx.Rollback()
 		return nil, fmt.Errorf("update cache: %w", err)
 	}
-	t := &CacheTx{ctx: ctx, tx: tx}
+	t := &CacheTx{tx: tx}
 	if t.seen, err = tx.PrepareContext(ctx, `INSERT OR IGNORE INTO seen (path) VALUES (?)`); err == nil {
 		t.get, err = tx.PrepareContext(ctx, getSourceSQL)
 	}
@@ -331,7 +331,6 @@ func (c *Cache) Begin(ctx context.Context) (*CacheTx, error) {
 // error wraps ErrCorrupt.
 type CacheTx struct {
 	mu             sync.Mutex // one statement at a time: a prepared statement is not reentrant
-	ctx            context.Context
 	tx             *sql.Tx
 	seen, get, put *sql.Stmt
 	getTags        *sql.Stmt
@@ -340,8 +339,8 @@ type CacheTx struct {
 }
 
 // corrupt wraps a read error with ErrCorrupt, unless the context ended.
-func (t *CacheTx) corrupt(what string, err error) error {
-	if cerr := t.ctx.Err(); cerr != nil {
+func (t *CacheTx) corrupt(ctx context.Context, what string, err error) error {
+	if cerr := ctx.Err(); cerr != nil {
 		return cerr
 	}
 	return fmt.Errorf("read cache: %s: %w: %v", what, ErrCorrupt, err)
@@ -350,40 +349,40 @@ func (t *CacheTx) corrupt(what string, err error) error {
 // Source returns what the previous build saw of the source at path, and
 // marks the path as still present. A row whose checksum does not match
 // its contents is an error wrapping ErrCorrupt.
-func (t *CacheTx) Source(path string) (CachedSource, bool, error) {
+func (t *CacheTx) Source(ctx context.Context, path string) (CachedSource, bool, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if _, err := t.seen.ExecContext(t.ctx, path); err != nil {
-		return CachedSource{}, false, t.corrupt("source "+path, err)
+	if _, err := t.seen.ExecContext(ctx, path); err != nil {
+		return CachedSource{}, false, t.corrupt(ctx, "source "+path, err)
 	}
 	var s CachedSource
 	var sum string
 	dest := append([]any{&s.Path, &s.Stat, &s.Hash}, s.Skill.dest()...)
-	err := t.get.QueryRowContext(t.ctx, path).Scan(append(dest, &s.Warnings, &s.IDLine, &s.IDColumn, &sum)...)
+	err := t.get.QueryRowContext(ctx, path).Scan(append(dest, &s.Warnings, &s.IDLine, &s.IDColumn, &sum)...)
 	if errors.Is(err, sql.ErrNoRows) {
 		return CachedSource{}, false, nil
 	}
 	if err != nil {
-		return CachedSource{}, false, t.corrupt("source "+path, err)
+		return CachedSource{}, false, t.corrupt(ctx, "source "+path, err)
 	}
-	if s.Skill.Tags, err = t.tags(path); err != nil {
-		return CachedSource{}, false, t.corrupt("source "+path, err)
+	if s.Skill.Tags, err = t.tags(ctx, path); err != nil {
+		return CachedSource{}, false, t.corrupt(ctx, "source "+path, err)
 	}
 	if s.Skill.Source != s.Path {
-		return CachedSource{}, false, t.corrupt("source "+path, errors.New("row of another source"))
+		return CachedSource{}, false, t.corrupt(ctx, "source "+path, errors.New("row of another source"))
 	}
 	if sum != s.sum() {
-		return CachedSource{}, false, t.corrupt("source "+path, errors.New("row checksum mismatch"))
+		return CachedSource{}, false, t.corrupt(ctx, "source "+path, errors.New("row checksum mismatch"))
 	}
 	if d := sha256.Sum256(s.Skill.Descriptor); "sha256:"+hex.EncodeToString(d[:]) != s.Skill.Digest {
-		return CachedSource{}, false, t.corrupt("source "+path, errors.New("descriptor digest mismatch"))
+		return CachedSource{}, false, t.corrupt(ctx, "source "+path, errors.New("descriptor digest mismatch"))
 	}
 	return s, true, nil
 }
 
 // tags reads a cached source's tags, in order.
-func (t *CacheTx) tags(path string) ([]string, error) {
-	rows, err := t.getTags.QueryContext(t.ctx, path)
+func (t *CacheTx) tags(ctx context.Context, path string) ([]string, error) {
+	rows, err := t.getTags.QueryContext(ctx, path)
 	if err != nil {
 		return nil, err
 	}
@@ -421,63 +420,63 @@ func (s *CachedSource) sum() string {
 }
 
 // PutSource records what parsing a valid source gave.
-func (t *CacheTx) PutSource(s *CachedSource) error {
+func (t *CacheTx) PutSource(ctx context.Context, s *CachedSource) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	s.Skill.Source = s.Path
 	args := append([]any{s.Path, s.Stat, s.Hash}, s.Skill.args()...)
-	if _, err := t.put.ExecContext(t.ctx, append(args, s.Warnings, s.IDLine, s.IDColumn, s.sum())...); err != nil {
+	if _, err := t.put.ExecContext(ctx, append(args, s.Warnings, s.IDLine, s.IDColumn, s.sum())...); err != nil {
 		return fmt.Errorf("update cache: source %s: %w", s.Path, err)
 	}
-	if _, err := t.dropTags.ExecContext(t.ctx, s.Path); err != nil {
+	if _, err := t.dropTags.ExecContext(ctx, s.Path); err != nil {
 		return fmt.Errorf("update cache: source %s: %w", s.Path, err)
 	}
 	for pos, tag := range s.Skill.Tags {
-		if _, err := t.putTag.ExecContext(t.ctx, s.Path, pos, tag); err != nil {
+		if _, err := t.putTag.ExecContext(ctx, s.Path, pos, tag); err != nil {
 			return fmt.Errorf("update cache: source %s: tag %q: %w", s.Path, tag, err)
 		}
 	}
-	_, err := t.seen.ExecContext(t.ctx, s.Path)
+	_, err := t.seen.ExecContext(ctx, s.Path)
 	return err
 }
 
 // Outputs returns the previous build's output files by path.
-func (t *CacheTx) Outputs() (map[string]CachedOutput, error) {
+func (t *CacheTx) Outputs(ctx context.Context) (map[string]CachedOutput, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	rows, err := t.tx.QueryContext(t.ctx, `SELECT path, key, hash, size, stat FROM outputs`)
+	rows, err := t.tx.QueryContext(ctx, `SELECT path, key, hash, size, stat FROM outputs`)
 	if err != nil {
-		return nil, t.corrupt("outputs", err)
+		return nil, t.corrupt(ctx, "outputs", err)
 	}
 	out := map[string]CachedOutput{}
 	for rows.Next() {
 		var o CachedOutput
 		if err := rows.Scan(&o.Path, &o.Key, &o.Hash, &o.Size, &o.Stat); err != nil {
 			rows.Close()
-			return nil, t.corrupt("outputs", err)
+			return nil, t.corrupt(ctx, "outputs", err)
 		}
 		out[o.Path] = o
 	}
 	if err := closeRows(rows); err != nil {
-		return nil, t.corrupt("outputs", err)
+		return nil, t.corrupt(ctx, "outputs", err)
 	}
 	return out, nil
 }
 
 // SetOutputs replaces the record of the output files.
-func (t *CacheTx) SetOutputs(outputs []CachedOutput) error {
+func (t *CacheTx) SetOutputs(ctx context.Context, outputs []CachedOutput) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if _, err := t.tx.ExecContext(t.ctx, `DELETE FROM outputs`); err != nil {
+	if _, err := t.tx.ExecContext(ctx, `DELETE FROM outputs`); err != nil {
 		return fmt.Errorf("update cache: %w", err)
 	}
-	ins, err := t.tx.PrepareContext(t.ctx, `INSERT INTO outputs VALUES (?, ?, ?, ?, ?)`)
+	ins, err := t.tx.PrepareContext(ctx, `INSERT INTO outputs VALUES (?, ?, ?, ?, ?)`)
 	if err != nil {
 		return fmt.Errorf("update cache: %w", err)
 	}
 	defer ins.Close()
 	for _, o := range outputs {
-		if _, err := ins.ExecContext(t.ctx, o.Path, o.Key, o.Hash, o.Size, o.Stat); err != nil {
+		if _, err := ins.ExecContext(ctx, o.Path, o.Key, o.Hash, o.Size, o.Stat); err != nil {
 			return fmt.Errorf("update cache: output %s: %w", o.Path, err)
 		}
 	}
@@ -485,43 +484,43 @@ func (t *CacheTx) SetOutputs(outputs []CachedOutput) error {
 }
 
 // Meta returns a value stored with SetMeta, or "".
-func (t *CacheTx) Meta(name string) (string, error) {
+func (t *CacheTx) Meta(ctx context.Context, name string) (string, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	var v string
-	err := t.tx.QueryRowContext(t.ctx, `SELECT value FROM meta WHERE name = ?`, name).Scan(&v)
+	err := t.tx.QueryRowContext(ctx, `SELECT value FROM meta WHERE name = ?`, name).Scan(&v)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", nil
 	}
 	if err != nil {
-		return "", t.corrupt("meta "+name, err)
+		return "", t.corrupt(ctx, "meta "+name, err)
 	}
 	return v, nil
 }
 
 // SetMeta stores a value for the next build.
-func (t *CacheTx) SetMeta(name, value string) error {
+func (t *CacheTx) SetMeta(ctx context.Context, name, value string) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	_, err := t.tx.ExecContext(t.ctx, `INSERT OR REPLACE INTO meta (name, value) VALUES (?, ?)`, name, value)
+	_, err := t.tx.ExecContext(ctx, `INSERT OR REPLACE INTO meta (name, value) VALUES (?, ?)`, name, value)
 	return err
 }
 
 // KeepSources marks every cached source as still present, for a build that
 // found nothing changed and looked at none.
-func (t *CacheTx) KeepSources() error {
+func (t *CacheTx) KeepSources(ctx context.Context) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	_, err := t.tx.ExecContext(t.ctx, `INSERT OR IGNORE INTO seen (path) SELECT path FROM sources`)
+	_, err := t.tx.ExecContext(ctx, `INSERT OR IGNORE INTO seen (path) SELECT path FROM sources`)
 	return err
 }
 
 // Commit drops the sources this build did not see and makes the update
 // the cache.
-func (t *CacheTx) Commit() error {
+func (t *CacheTx) Commit(ctx context.Context) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if _, err := t.tx.ExecContext(t.ctx, `DELETE FROM sources WHERE path NOT IN (SELECT path FROM seen);
+	if _, err := t.tx.ExecContext(ctx, `DELETE FROM sources WHERE path NOT IN (SELECT path FROM seen);
 	DELETE FROM source_tags WHERE path NOT IN (SELECT path FROM seen)`); err != nil {
 		return fmt.Errorf("update cache: %w", err)
 	}
