@@ -378,3 +378,46 @@ func pagedPages(t *testing.T) []string {
 	}
 	return files
 }
+
+// TestPagingScreenshots photographs, for people to look at, a numbered
+// page, its page navigation at desktop and phone widths, search results
+// with "Show more", and the message of a failed search.
+func TestPagingScreenshots(t *testing.T) {
+	s := pagedSite(t)
+	dir := artifactsDir(t)
+	ctx := newTab(t)
+	shot := func(name string, act chromedp.Action[[]byte]) {
+		t.Helper()
+		img, err := chromedp.Run(ctx, act)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name+".png"), img, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, width := range []int64{1280, 390} {
+		do(t, ctx, viewport(width, 900), scheme("light"))
+		load(t, ctx, s.URL+"page/9/")
+		if over := eval[float64](t, ctx, `document.documentElement.scrollWidth - document.documentElement.clientWidth`); over > 0 {
+			t.Errorf("page 9 at %dpx is %vpx wider than the screen", width, over)
+		}
+		w := strconv.FormatInt(width, 10)
+		eval[bool](t, ctx, `document.querySelector("nav.pagination").scrollIntoView({block: "center"}), true`)
+		shot("paged-nav-"+w, chromedp.CaptureScreenshot())
+		eval[bool](t, ctx, `window.scrollTo(0, 0), true`)
+		shot("paged-top-"+w, chromedp.CaptureScreenshot())
+	}
+	do(t, ctx, viewport(1280, 900), scheme("dark"))
+	id, name := lastSkill(t, s)
+	load(t, ctx, s.URL+"?q="+url.QueryEscape(strings.ToLower(strings.Fields(name)[0])))
+	waitFor(t, ctx, `document.documentElement.dataset.search === "ready"`)
+	shot("paged-results-dark-1280", chromedp.CaptureScreenshot())
+	eval[bool](t, ctx, `document.getElementById("more").scrollIntoView({block: "center"}), true`)
+	shot("paged-more-dark-1280", chromedp.CaptureScreenshot())
+	do(t, ctx, scheme("light"))
+	load(t, ctx, s.URL+"?q="+url.QueryEscape(id))
+	waitFor(t, ctx, `document.documentElement.dataset.search === "ready"`)
+	shot("paged-id-1280", chromedp.CaptureScreenshot())
+	t.Logf("screenshots in %s", dir)
+}

@@ -313,6 +313,7 @@ func build(ctx context.Context, cfg Config, cache *store.CacheTx) (*Result, erro
 		return res, fmt.Errorf("render: %w", ctxErr(ctx, err))
 	}
 	res.timed("render and write", &mark)
+	res.Phases = append(res.Phases, Phase{"  of which search", cat.searchTime})
 	if err := o.finish(ctx, cat, store.ListedKey(listed)); err != nil {
 		return res, fmt.Errorf("write %s: %w", cfg.Out, ctxErr(ctx, err))
 	}
@@ -451,6 +452,8 @@ type catalog struct {
 	db      *store.DB // in an anonymous temporary file
 	site    Site
 	sources []SourceFile
+	// searchTime is how long render spent on the search index.
+	searchTime time.Duration
 }
 
 func (c *catalog) close() {

@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -90,6 +91,7 @@ type posting uint32
 // listing order) and hands each file to add. Descriptions are streamed out
 // of the index in parallel; nothing of a private skill is read.
 func writeSearchIndex(ctx context.Context, r routes, cat *catalog, docs []listItem, workers int, add func(path string, data []byte)) error {
+	defer func(start time.Time) { cat.searchTime = time.Since(start) }(time.Now())
 	postings, err := collectPostings(ctx, cat, docs, workers)
 	if err != nil {
 		return err

@@ -43,7 +43,7 @@
   var statusText = status ? status.textContent : "";
   var html = document.documentElement;
 
-  var batch = 50; // result cards shown at once
+  var batch = 24; // result cards shown at once
   var prefixBudget = 640 * 1024; // bytes of shards one word's prefix may fetch
 
   // ---- Text -------------------------------------------------------------
@@ -70,24 +70,29 @@
 
   var manifest = null;
   var manifestPromise = null;
-  var files = {}; // path → promise
+  var files = {}; // path → {promise, signal}
 
-  function get(path, kind) {
-    if (!files[path]) {
+  // get fetches a file of the index once. A fetch made for a query that was
+  // overtaken is aborted (signal), so that typing fast does not queue card
+  // files no one will see; a later query fetches the file again.
+  function get(path, kind, signal) {
+    var f = files[path];
+    if (!f || (f.signal && f.signal.aborted)) {
       var url = new URL(path, indexDir);
       if (manifest) url.search = "v=" + manifest.build;
-      files[path] = fetch(url.href, { credentials: "same-origin" }).then(function (r) {
+      var p = fetch(url.href, { credentials: "same-origin", signal: signal }).then(function (r) {
         if (!r.ok) throw new Error("search/" + path + ": HTTP " + r.status);
         return kind === "json" ? r.json() : r.arrayBuffer();
       }).catch(function (err) {
-        delete files[path]; // try again on the next query
+        if (files[path] && files[path].promise === p) delete files[path]; // try again on the next query
         if (!(err instanceof Error) || err.message.indexOf("search/") !== 0) {
           err = new Error("search/" + path + ": " + (err && err.message ? err.message : "failed"));
         }
         throw err;
       });
+      f = files[path] = { promise: p, signal: signal };
     }
-    return files[path];
+    return f.promise;
   }
 
   function loadManifest() {
@@ -231,12 +236,12 @@
   }
 
   // cards fetches the card data of docs and returns them in order.
-  function cards(docs) {
+  function cards(docs, signal) {
     var per = manifest.docs_per_file;
     var need = {};
     docs.forEach(function (d) { need[Math.floor(d / per)] = true; });
     var keys = Object.keys(need);
-    return Promise.all(keys.map(function (k) { return get("docs/" + k + ".json", "json"); })).then(function (chunks) {
+    return Promise.all(keys.map(function (k) { return get("docs/" + k + ".json", "json", signal); })).then(function (chunks) {
       var byChunk = {};
       keys.forEach(function (k, i) { byChunk[k] = chunks[i]; });
       return docs.map(function (d) { return byChunk[Math.floor(d / per)][d % per]; });
@@ -365,11 +370,14 @@
   var shown = 0;
   var label = "";
   var lastExact = []; // words matched whole, for "Show more"
+  var pendingCards = null; // aborts the card files of an overtaken query
 
   // apply runs the current query and type, and shows the result.
   function apply(toURL) {
     if (toURL) updateURL();
     var mine = ++seq;
+    if (pendingCards) pendingCards.abort();
+    pendingCards = window.AbortController ? new AbortController() : null;
     var q = input.value.trim();
     var words = tokens(q);
     label = type ? " " + (labels[type] || type) : "";
@@ -435,7 +443,7 @@
   // showMore shows the next batch of results.
   function showMore(mine, q, exact) {
     var next = results.slice(shown, shown + batch);
-    return cards(next).then(function (rows) {
+    return cards(next, pendingCards && pendingCards.signal).then(function (rows) {
       if (mine !== seq) return;
       if (shown === 0) list.textContent = "";
       rows.forEach(function (r) { list.appendChild(card(r)); });
