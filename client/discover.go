@@ -81,6 +81,10 @@ type Skill struct {
 	// Warnings are the descriptor's warnings, such as an unknown member
 	// that looks like a typo; they do not fail verification.
 	Warnings skillcat.Violations
+
+	// Signature is the index's signature as DiscoverSkill checked it
+	// (Discover reports it once, in Catalog.Signature).
+	Signature Signature
 }
 
 // Problem is why one document of a catalog was not accepted.

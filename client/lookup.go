@@ -34,9 +34,11 @@ func (c *Client) DiscoverSkill(ctx context.Context, baseURL, id string, opts Dis
 		"not verified: discovery stopped at its deadline of " + c.deadline().String()})
 	defer cancel()
 	index, data, final, err := c.fetchIndex(ctx, hc, u)
+	var sig Signature
 	if err == nil && (opts.CheckSignature || len(opts.VerifyKeys) > 0) {
 		// With pinned keys, the index must be signed by one of them.
-		if _, serr := c.signature(ctx, hc, final, data, opts.VerifyKeys); serr != nil && ctx.Err() == nil {
+		var serr error
+		if sig, serr = c.signature(ctx, hc, final, data, opts.VerifyKeys); serr != nil && ctx.Err() == nil {
 			return nil, &DiscoveryError{IndexURL: final.String(), Problems: []Problem{{URL: final.Redacted() + ".jws", Err: serr}}}
 		}
 	}
@@ -68,5 +70,6 @@ func (c *Client) DiscoverSkill(ctx context.Context, baseURL, id string, opts Dis
 		}
 		return nil, &DiscoveryError{IndexURL: final.String(), Problems: []Problem{{ID: id, URL: name, Err: err}}}
 	}
+	s.Signature = sig
 	return &s, nil
 }

@@ -16,6 +16,7 @@ import (
 	"testing"
 
 	skillcat "github.com/skillcat/skillcat"
+	"github.com/skillcat/skillcat/jose"
 	"github.com/skillcat/skillcat/mock"
 )
 
@@ -94,6 +95,7 @@ func TestShowCmd(t *testing.T) {
 			"days  integer  no        (≥ 1; ≤ 16)",
 			"high_c  number  yes",
 			sum + " (verified)",
+			"Signature   the index is not signed",
 			`inputs: {"city":"Berlin","days":2}`,
 			`output: {"high_c":3.5}`,
 		} {
@@ -521,5 +523,32 @@ func TestTestEndpointsPrivate(t *testing.T) {
 	_, stdout, _ = runSkillcat(t, nil, "test-endpoints", "--content", sampleContent, "--endpoint", dead, "--only", "hr.leave-policy", "--include-private", "--timeout", "1s")
 	if !strings.Contains(stdout, "hr.leave-policy") {
 		t.Errorf("--include-private did not test the private skill:\n%s", stdout)
+	}
+}
+
+// TestShowInvokeSigned: show and invoke check a signed catalog's index
+// against a pinned key, and refuse it when another key is pinned.
+func TestShowInvokeSigned(t *testing.T) {
+	dir := t.TempDir()
+	keyFile, jwkFile, key := keygen(t, dir)
+	_, otherJWK, _ := keygen(t, t.TempDir())
+	out := filepath.Join(dir, "public")
+	if code, _, stderr := runSkillcat(t, nil, "build", "--content", sampleContent, "--out", out, "--sign-key", keyFile, "--no-cache", "--quiet"); code != 0 {
+		t.Fatalf("build --sign-key: exit %d: %s", code, stderr)
+	}
+	srv := httptest.NewServer(staticHost(out))
+	defer srv.Close()
+	code, stdout, stderr := runSkillcat(t, nil, "show", srv.URL, "weather.alerts", "--verify-key", jwkFile)
+	if code != 0 || !strings.Contains(stdout, "the index is signed by the pinned key "+jose.Thumbprint(key.Public().Key)) {
+		t.Errorf("show --verify-key: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	if code, stdout, _ := runSkillcat(t, nil, "show", srv.URL, "weather.alerts"); code != 0 || !strings.Contains(stdout, "not verified: pin a key") {
+		t.Errorf("show without a pinned key: exit %d\n%s", code, stdout)
+	}
+	for _, args := range [][]string{{"show"}, {"invoke", "--input", "area.country=IS"}} {
+		code, _, stderr := runSkillcat(t, nil, append(args, srv.URL, "weather.alerts", "--verify-key", otherJWK)...)
+		if code != exitInvalid || !strings.Contains(stderr, "signature") {
+			t.Errorf("%s with another pinned key: exit %d %q, want 1", args[0], code, stderr)
+		}
 	}
 }

@@ -27,12 +27,21 @@ type shownSkill struct {
 	DescriptorURL  string                    `json:"descriptor_url"`
 	Digest         string                    `json:"digest"`
 	DigestVerified bool                      `json:"digest_verified"`
+	Signature      shownSignature            `json:"signature"`
 	Endpoint       skillcat.Endpoint         `json:"endpoint"`
 	Auth           shownAuth                 `json:"auth"`
 	Inputs         []fieldRow                `json:"inputs"`
 	Output         []fieldRow                `json:"output"`
 	Examples       []skillcat.Example        `json:"examples"`
 	Descriptor     *skillcat.SkillDescriptor `json:"descriptor"`
+}
+
+// shownSignature is what show --format json says of the index's signature.
+type shownSignature struct {
+	URL      string `json:"url"`
+	Signed   bool   `json:"signed"`
+	KID      string `json:"kid,omitempty"`
+	Verified bool   `json:"verified"`
 }
 
 type shownAuth struct {
@@ -113,9 +122,10 @@ func writeShownJSON(w io.Writer, s *client.Skill) error {
 	out := shownSkill{
 		ID: d.ID, Name: d.Name, Version: d.Version, CapabilityType: d.CapabilityType, Access: d.Access,
 		Summary: s.Entry.Summary, DescriptorURL: s.URL, Digest: s.Entry.Digest, DigestVerified: true,
-		Endpoint: skillcat.Endpoint{URL: d.Endpoint.URL, Method: d.Endpoint.EffectiveMethod()},
-		Auth:     shownAuth{Auth: d.Auth, Summary: authSummary(d.Auth)},
-		Inputs:   schemaFields(d.Inputs), Output: schemaFields(d.Output),
+		Signature: shownSignature{URL: s.Signature.URL, Signed: s.Signature.Signed, KID: s.Signature.KID, Verified: s.Signature.Verified},
+		Endpoint:  skillcat.Endpoint{URL: d.Endpoint.URL, Method: d.Endpoint.EffectiveMethod()},
+		Auth:      shownAuth{Auth: d.Auth, Summary: authSummary(d.Auth)},
+		Inputs:    schemaFields(d.Inputs), Output: schemaFields(d.Output),
 		Examples: d.Examples, Descriptor: d,
 	}
 	if out.Examples == nil {
@@ -153,6 +163,7 @@ func writeShown(w io.Writer, s *client.Skill, base string) error {
 	}
 	fmt.Fprintf(tw, "Descriptor\t%s\n", printable(s.URL))
 	fmt.Fprintf(tw, "Digest\t%s (verified)\n", s.Entry.Digest)
+	fmt.Fprintf(tw, "Signature\t%s\n", signatureSummary(s.Signature))
 	if err := tw.Flush(); err != nil {
 		return err
 	}
@@ -182,6 +193,17 @@ func writeShown(w io.Writer, s *client.Skill, base string) error {
 		p("     run:    echo %s | skillcat invoke %s %s --inputs -\n", shellWord(inputs), shellWord(base), d.ID)
 	}
 	return nil
+}
+
+// signatureSummary says in words what the index's signature is.
+func signatureSummary(sig client.Signature) string {
+	switch {
+	case sig.Verified:
+		return "the index is signed by the pinned key " + printable(sig.KID)
+	case sig.Signed:
+		return "the index is signed by key " + printable(sig.KID) + " (not verified: pin a key with --verify-key)"
+	}
+	return "the index is not signed"
 }
 
 // authSummary says in words how a consumer authenticates.
