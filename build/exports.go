@@ -11,6 +11,7 @@ import (
 	"github.com/skillcat/skillcat/apicatalog"
 	"github.com/skillcat/skillcat/llmstxt"
 	"github.com/skillcat/skillcat/store"
+	"golang.org/x/sync/errgroup"
 )
 
 // Exports says which discovery formats a build publishes beside the
@@ -74,11 +75,13 @@ const (
 //   - the RFC 9727 API catalog of the api skills;
 //   - llms.txt and llms-full.txt.
 //
-// The descriptors are streamed out of the index once. In an incremental
-// build a SKILL.md whose descriptor, name and site are unchanged is not
-// made again, and the descriptors are not even decoded when nothing that
-// needs them (a stale SKILL.md, llms-full.txt, the API catalog) is stale.
-func renderExports(ctx context.Context, r routes, cat *catalog, listed []store.Skill, o *output, keys buildKeys) error {
+// The descriptors are streamed out of the index once and made into files
+// by workers in parallel, each writing only its own skill's slots. In an
+// incremental build a SKILL.md whose descriptor, name and site are
+// unchanged is not made again, and a descriptor is not even decoded when
+// nothing that needs it (its stale SKILL.md, llms-full.txt, the API
+// catalog) is stale.
+func renderExports(ctx context.Context, r routes, cat *catalog, listed []store.Skill, o *output, keys buildKeys, workers int) error {
 	on := cat.site.Exports
 	if !on.AgentSkills && !on.APICatalog && !on.LLMsTxt {
 		return nil
@@ -101,17 +104,71 @@ func renderExports(ctx context.Context, r routes, cat *catalog, listed []store.S
 	if needFull {
 		bodies = make([][]byte, len(listed))
 	}
-	var apis []apicatalog.API
-	err := cat.db.EachDescriptor(ctx, func(id string, data []byte) error {
+	var apis []*apicatalog.API
+	if needAPIs {
+		apis = make([]*apicatalog.API, len(listed))
+	}
+	// one makes what skill i needs made, writing only its own slots.
+	one := func(i int, data []byte, mdFresh bool) error {
+		e := &listed[i]
+		name := names[e.ID]
+		md := r.skillMD(name)
+		d := new(skillcat.SkillDescriptor)
+		if err := d.UnmarshalJSON(data); err != nil {
+			return fmt.Errorf("skill %q: decode published descriptor: %w", e.ID, err)
+		}
+		s := &agentskills.Skill{Name: name, Descriptor: d, Summary: e.Summary, Digest: e.Digest}
+		if on.AgentSkills && !mdFresh {
+			s.DescriptorURL, s.PageURL = r.published(md, r.descriptor(e.ID)), r.published(md, r.skillPage(e.ID))
+			doc, err := agentskills.Document(s)
+			if err != nil {
+				return fmt.Errorf("skill %q: SKILL.md: %w", e.ID, err)
+			}
+			sum := sha256.Sum256(doc)
+			entries[i].Digest = "sha256:" + hex.EncodeToString(sum[:])
+			if err := o.write(md, doc, mdKey(keys, e, name)); err != nil {
+				return err
+			}
+		}
+		if needFull {
+			s.DescriptorURL, s.PageURL = r.published(r.llmsFull(), r.descriptor(e.ID)), r.published(r.llmsFull(), r.skillPage(e.ID))
+			body, err := agentskills.Body(s)
+			if err != nil {
+				return fmt.Errorf("skill %q: llms-full.txt: %w", e.ID, err)
+			}
+			bodies[i] = body
+		}
+		if needAPIs && e.CapabilityType == string(skillcat.API) {
+			a := apiOf(r, d, e)
+			apis[i] = &a
+		}
+		return nil
+	}
+	type job struct {
+		i       int
+		data    []byte
+		mdFresh bool
+	}
+	jobs := make(chan job, workers*2)
+	g, gctx := errgroup.WithContext(ctx)
+	for w := 0; w < workers; w++ {
+		g.Go(func() error {
+			for j := range jobs {
+				if err := one(j.i, j.data, j.mdFresh); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+	}
+	err := cat.db.EachDescriptor(gctx, func(id string, data []byte) error {
 		i, ok := at[id]
 		if !ok {
 			return fmt.Errorf("skill %q: not in the listing", id)
 		}
 		e := &listed[i]
-		name := names[id]
-		md := r.skillMD(name)
-		mdKey := keys.site + " " + e.Digest + " " + name
-		mdFresh := on.AgentSkills && o.fresh(md, mdKey)
+		md := r.skillMD(names[id])
+		mdFresh := on.AgentSkills && o.fresh(md, mdKey(keys, e, names[id]))
 		if mdFresh {
 			entries[i].Digest = "sha256:" + o.prev[md].Hash
 		}
@@ -119,36 +176,17 @@ func renderExports(ctx context.Context, r routes, cat *catalog, listed []store.S
 		if (mdFresh || !on.AgentSkills) && !needFull && !(needAPIs && isAPI) {
 			return nil
 		}
-		d := new(skillcat.SkillDescriptor)
-		if err := d.UnmarshalJSON(data); err != nil {
-			return fmt.Errorf("skill %q: decode published descriptor: %w", id, err)
+		select {
+		case jobs <- job{i, data, mdFresh}:
+			return nil
+		case <-gctx.Done():
+			return gctx.Err()
 		}
-		s := &agentskills.Skill{Name: name, Descriptor: d, Summary: e.Summary, Digest: e.Digest}
-		if on.AgentSkills && !mdFresh {
-			s.DescriptorURL, s.PageURL = r.published(md, r.descriptor(id)), r.published(md, r.skillPage(id))
-			doc, err := agentskills.Document(s)
-			if err != nil {
-				return fmt.Errorf("skill %q: SKILL.md: %w", id, err)
-			}
-			sum := sha256.Sum256(doc)
-			entries[i].Digest = "sha256:" + hex.EncodeToString(sum[:])
-			if err := o.write(md, doc, mdKey); err != nil {
-				return err
-			}
-		}
-		if needFull {
-			s.DescriptorURL, s.PageURL = r.published(r.llmsFull(), r.descriptor(id)), r.published(r.llmsFull(), r.skillPage(id))
-			body, err := agentskills.Body(s)
-			if err != nil {
-				return fmt.Errorf("skill %q: llms-full.txt: %w", id, err)
-			}
-			bodies[i] = body
-		}
-		if needAPIs && isAPI {
-			apis = append(apis, apiOf(r, d, e))
-		}
-		return nil
 	})
+	close(jobs)
+	if werr := g.Wait(); werr != nil {
+		return werr
+	}
 	if err != nil {
 		return err
 	}
@@ -169,7 +207,13 @@ func renderExports(ctx context.Context, r routes, cat *catalog, listed []store.S
 		}
 	}
 	if needAPIs {
-		data, err := apicatalog.Encode(apis)
+		var list []apicatalog.API
+		for _, a := range apis {
+			if a != nil {
+				list = append(list, *a)
+			}
+		}
+		data, err := apicatalog.Encode(list)
 		if err != nil {
 			return fmt.Errorf("api catalog: %w", err)
 		}
@@ -189,6 +233,12 @@ func renderExports(ctx context.Context, r routes, cat *catalog, listed []store.S
 		}
 	}
 	return nil
+}
+
+// mdKey is what a SKILL.md is made from: the site, the descriptor and the
+// skill's name.
+func mdKey(keys buildKeys, e *store.Skill, name string) string {
+	return keys.site + " " + e.Digest + " " + name
 }
 
 // apiOf is the API catalog entry of an api skill: its endpoint, described

@@ -7,6 +7,9 @@ import (
 	"path/filepath"
 	"testing"
 
+	skillcat "github.com/skillcat/skillcat"
+	"github.com/skillcat/skillcat/agentskills"
+	"github.com/skillcat/skillcat/store"
 	"github.com/skillcat/skillcat/synth"
 )
 
@@ -89,4 +92,31 @@ func benchContent(b *testing.B, dir string, n int, site string) string {
 		b.Fatal(err)
 	}
 	return content
+}
+
+// BenchmarkStageExport is what the exports do for one skill in a cold
+// build: decode its published descriptor, make its SKILL.md and its body
+// again for llms-full.txt (compare BenchmarkStageRender, its page).
+func BenchmarkStageExport(b *testing.B) {
+	var rows []*store.Skill
+	for _, s := range benchCorpus(b) {
+		rows = append(rows, parseSource(context.Background(), s.file, s.name).row)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		row := rows[i%len(rows)]
+		d := new(skillcat.SkillDescriptor)
+		if err := d.UnmarshalJSON(row.Descriptor); err != nil {
+			b.Fatal(err)
+		}
+		s := &agentskills.Skill{Name: agentskills.BaseName(row.ID), Descriptor: d, Summary: row.Summary, Digest: row.Digest,
+			DescriptorURL: "../../../skills/" + row.ID + ".json", PageURL: "../../../skills/" + row.ID + "/"}
+		if _, err := agentskills.Document(s); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := agentskills.Body(s); err != nil {
+			b.Fatal(err)
+		}
+	}
 }

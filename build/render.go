@@ -116,7 +116,7 @@ func render(ctx context.Context, cfg Config, cat *catalog, listed []store.Skill,
 	if werr != nil {
 		return werr
 	}
-	if err := renderExports(ctx, r, cat, listed, o, keys); err != nil {
+	if err := renderExports(ctx, r, cat, listed, o, keys, workerCount(cfg.Workers)); err != nil {
 		return fmt.Errorf("exports: %w", err)
 	}
 	return renderSkills(ctx, cfg, pages, cat, listed, o, keys)
