@@ -221,6 +221,21 @@ func (c *card) endpoint() (string, error) {
 		all[i].url = u
 		chosen = i
 	}
+	if chosen < 0 && len(all) > 0 && httpBinding(all[0].binding) {
+		// A template ("{BASE_URL}/a2a") or a relative URL in a card read
+		// from a file: keep its path under --server, or a placeholder.
+		base := c.opts.Server
+		if base == "" {
+			base = placeholderServer
+		}
+		u := strings.TrimRight(base, "/") + templatePath(all[0].url)
+		if u = absURL(u); u != "" {
+			if c.opts.Server == "" {
+				c.warn(all[0].n, all[0].at, fmt.Sprintf("%s; endpoints use %s as a placeholder: edit them, or import again with --server URL", why, placeholderServer))
+			}
+			return u, nil
+		}
+	}
 	if chosen < 0 {
 		if why == "" {
 			why = "the card names no interface URL (supportedInterfaces or url)"
@@ -228,6 +243,46 @@ func (c *card) endpoint() (string, error) {
 		return "", c.errorAt(c.root, "", why)
 	}
 	return all[chosen].url, nil
+}
+
+// placeholderServer stands in for an interface URL the card does not
+// give as an absolute URL; a warning says to edit it, or to pass --server.
+const placeholderServer = "https://agent.example.com"
+
+// templatePath returns the path of an interface URL that is a template or
+// relative: what follows a leading {VARIABLE} or host, percent-encoded
+// where a descriptor's URL needs it; "" when there is none.
+func templatePath(raw string) string {
+	raw = strings.TrimSpace(raw)
+	if strings.HasPrefix(raw, "{") {
+		if i := strings.IndexByte(raw, '}'); i >= 0 {
+			raw = raw[i+1:]
+		}
+	}
+	if i := strings.Index(raw, "://"); i >= 0 {
+		raw = raw[i+3:]
+		if j := strings.IndexByte(raw, '/'); j >= 0 {
+			raw = raw[j:]
+		} else {
+			raw = ""
+		}
+	}
+	if raw == "" || strings.ContainsAny(raw, " \t") {
+		return ""
+	}
+	if !strings.HasPrefix(raw, "/") {
+		raw = "/" + raw
+	}
+	var b strings.Builder
+	for i := 0; i < len(raw); i++ {
+		ch := raw[i]
+		if ch <= ' ' || ch > '~' || ch == '{' || ch == '}' {
+			fmt.Fprintf(&b, "%%%02X", ch)
+			continue
+		}
+		b.WriteByte(ch)
+	}
+	return b.String()
 }
 
 // httpBinding reports whether an interface's binding is spoken over

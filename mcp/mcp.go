@@ -88,10 +88,13 @@ func Import(file string, data []byte, opts skillcat.ImportOptions) (im *skillcat
 
 // reader maps the servers of one document.
 type reader struct {
-	src  *skillcat.Source
-	opts skillcat.ImportOptions
-	im   *skillcat.Imported
-	ids  skillcat.UniqueIDs
+	// placeholder is set when the last endpoint resolved got
+	// placeholderServer.
+	placeholder bool
+	src         *skillcat.Source
+	opts        skillcat.ImportOptions
+	im          *skillcat.Imported
+	ids         skillcat.UniqueIDs
 }
 
 // located is a server object and its JSON Pointer in the document.
@@ -203,6 +206,10 @@ func (r *reader) server(s *skillcat.Node, at string) skillcat.Violations {
 	if err != "" {
 		return violationAt(r.src.Name, line, col, remoteAt+"/url", fmt.Sprintf("server %q: remote url %q %s", name, remote.url, err))
 	}
+	if r.placeholder {
+		r.placeholder = false
+		r.im.Warn(r.src.Name, line, col, remoteAt+"/url", fmt.Sprintf("remote url %q is relative; the endpoint uses %s as a placeholder: edit it, or import again with --server URL", remote.url, placeholderServer))
+	}
 	d.Endpoint = skillcat.Endpoint{URL: endpoint, Method: "POST"}
 	if remote.transport == "sse" {
 		d.Endpoint.Method = "GET"
@@ -250,6 +257,10 @@ func (r *reader) server(s *skillcat.Node, at string) skillcat.Violations {
 	r.im.Skills = append(r.im.Skills, d)
 	return nil
 }
+
+// placeholderServer stands in for the host of a relative remote URL in a
+// file; a warning says to edit it, or to pass --server.
+const placeholderServer = "https://mcp.example.com"
 
 // remoteInfo is a server's first remote in either form.
 type remoteInfo struct {
@@ -331,6 +342,11 @@ func (r *reader) resolve(raw string) (string, string) {
 		if base, err := url.Parse(r.opts.Location); err == nil {
 			u = base.ResolveReference(u)
 		}
+	} else if !u.IsAbs() && u.Scheme == "" && u.Host == "" && u.Path != "" {
+		// A relative remote in a file: keep its path under a placeholder.
+		base, _ := url.Parse(placeholderServer)
+		u = base.ResolveReference(&url.URL{Path: "/" + strings.TrimPrefix(u.Path, "/"), RawQuery: u.RawQuery})
+		r.placeholder = true
 	}
 	if u.Scheme != "https" && u.Scheme != "http" {
 		return "", "is not an absolute http(s) URL"
