@@ -46,6 +46,7 @@ func runInvoke(ctx context.Context, e *env, args []string) int {
 	timeout := fs.Duration("timeout", client.DefaultTimeout, "time allowed for each request, body included")
 	verifyKeys := verifyKeyFlag(fs)
 	callerID := fs.String("caller", client.DefaultCaller.ID, "the caller `id` sent in the request")
+	pollURL := fs.String("poll", "", "send nothing: follow the execution at this status `URL` (the Location of an earlier answer, on the endpoint's origin) until it ends")
 	var scopes inputFlags
 	fs.Var(&scopes, "scope", "an OAuth 2.0 `scope` to request when invoke obtains the token itself ($"+ClientIDEnv+" and $"+ClientSecretEnv+"); repeatable")
 	fs.Usage = func() {
@@ -80,6 +81,8 @@ func runInvoke(ctx context.Context, e *env, args []string) int {
 		return usageErr("--wait must not be negative; got %v", *wait)
 	case *authEnv == "":
 		return usageErr("--auth-env needs a variable name")
+	case *pollURL != "" && (len(inputs) > 0 || *inputsFile != "" || *requestID != ""):
+		return usageErr("--poll sends no request: it takes no --input, --inputs or --request-id")
 	}
 	if err := catalogArg(pos[0]); err != nil {
 		return usageErr("%v", err)
@@ -135,7 +138,8 @@ func runInvoke(ctx context.Context, e *env, args []string) int {
 		target = endpointFor(*endpoint, d)
 	}
 	start := time.Now()
-	resp, err := c.Invoke(ctx, d, in, client.InvokeOptions{
+	statusURL := *pollURL
+	opts := client.InvokeOptions{
 		Caller:     skillcat.Caller{ID: *callerID, Type: skillcat.CallerAgent},
 		RequestID:  *requestID,
 		Credential: cred,
@@ -143,12 +147,23 @@ func runInvoke(ctx context.Context, e *env, args []string) int {
 		Wait:       *wait,
 		OnResponse: func(r *skillcat.InvocationResponse, next string) {
 			if !r.Status.Terminal() {
+				statusURL = next
 				say("%s: %s (execution %s); polling %s", d.ID, r.Status, printable(r.ExecutionID), printable(next))
 			}
 		},
-	})
+	}
+	var resp *skillcat.InvocationResponse
+	if *pollURL != "" {
+		resp, err = c.Poll(ctx, d, *pollURL, opts)
+	} else {
+		resp, err = c.Invoke(ctx, d, in, opts)
+	}
 	if err != nil {
-		return invokeError(e, stderr, d, *authEnv, baseName, resp, err)
+		code := invokeError(e, stderr, d, *authEnv, baseName, resp, err)
+		if errors.Is(err, client.ErrStillRunning) && statusURL != "" {
+			say("resume with: skillcat invoke %s %s --poll %s", shellWord(pos[0]), d.ID, shellWord(statusURL))
+		}
+		return code
 	}
 	if *format == "json" {
 		data, err := resp.Encode()

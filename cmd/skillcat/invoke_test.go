@@ -280,6 +280,46 @@ func TestInvokeCmd(t *testing.T) {
 			t.Errorf("a refused client: got exit %d %q, want 1 with invalid_client", code, stderr)
 		}
 	})
+	t.Run("PollResume", func(t *testing.T) {
+		s := newCallSite(t, apiKey)
+		var done atomic.Bool
+		s.handler = func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "application/json")
+			if r.Header.Get("X-Api-Key") != key {
+				w.WriteHeader(http.StatusUnauthorized)
+				io.WriteString(w, `{"execution_id":"e1","status":"failed","skill_id":"weather.forecast","timestamps":{"created_at":"2026-01-01T00:00:00Z","completed_at":"2026-01-01T00:00:00Z"},"error":{"code":"unauthorized","message":"no key"}}`)
+				return
+			}
+			if r.Method == "POST" {
+				w.Header().Set("Location", "/endpoint?job=e1")
+				w.WriteHeader(http.StatusAccepted)
+				io.WriteString(w, `{"execution_id":"e1","status":"accepted","skill_id":"weather.forecast","timestamps":{"created_at":"2026-01-01T00:00:00Z"}}`)
+				return
+			}
+			if !done.Load() {
+				w.Header().Set("Retry-After", "1")
+				io.WriteString(w, `{"execution_id":"e1","status":"running","skill_id":"weather.forecast","timestamps":{"created_at":"2026-01-01T00:00:00Z","started_at":"2026-01-01T00:00:01Z"}}`)
+				return
+			}
+			io.WriteString(w, `{"execution_id":"e1","status":"succeeded","skill_id":"weather.forecast","timestamps":{"created_at":"2026-01-01T00:00:00Z","started_at":"2026-01-01T00:00:01Z","completed_at":"2026-01-01T00:00:09Z"},"output":{"high_c":7}}`)
+		}
+		code, _, stderr := runSkillcat(t, env, "invoke", s.srv.URL, "weather.forecast", "--input", "city=Berlin", "--wait", "1500ms")
+		if code != exitNetwork {
+			t.Fatalf("exit %d, want 3:\n%s", code, stderr)
+		}
+		resume := "resume with: skillcat invoke " + s.srv.URL + " weather.forecast --poll '" + s.srv.URL + "/endpoint?job=e1'"
+		if !strings.Contains(stderr, "running") || !strings.Contains(stderr, resume) {
+			t.Errorf("stderr does not say how to resume:\n%s", stderr)
+		}
+		done.Store(true)
+		code, stdout, stderr := runSkillcat(t, env, "invoke", s.srv.URL, "weather.forecast", "--poll", s.srv.URL+"/endpoint?job=e1")
+		if code != 0 || !strings.Contains(stdout, `"high_c": 7`) {
+			t.Errorf("--poll: exit %d\n%s\n%s", code, stdout, stderr)
+		}
+		if code, _, _ := runSkillcat(t, env, "invoke", s.srv.URL, "weather.forecast", "--poll", "http://127.0.0.2:9/x"); code == 0 {
+			t.Error("--poll of a URL on another origin succeeded")
+		}
+	})
 	t.Run("ErrNetwork", func(t *testing.T) {
 		s := newCallSite(t, skillcat.Auth{Type: skillcat.AuthNone})
 		ln, _ := net.Listen("tcp", "127.0.0.1:0")
