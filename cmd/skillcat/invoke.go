@@ -201,6 +201,10 @@ func invokeError(e *env, w io.Writer, d *skillcat.SkillDescriptor, authEnv, inpu
 		fmt.Fprintf(w, "skillcat: invoke: %s: the request is invalid (%s); nothing was sent\n", d.ID, plural(len(vs), "problem"))
 		return exitInvalid
 	}
+	if errors.Is(err, context.Canceled) {
+		fmt.Fprintln(w, "skillcat: invoke interrupted")
+		return exitInternal
+	}
 	for _, line := range strings.Split(err.Error(), "\n") {
 		fmt.Fprintf(w, "skillcat: invoke: %s: %s\n", d.ID, printable(line))
 	}

@@ -169,6 +169,7 @@ func runTestEndpoints(ctx context.Context, e *env, args []string) int {
 		target := endpointFor(*endpoint, d)
 		for i, ex := range d.Examples {
 			if ctx.Err() != nil {
+				fmt.Fprintln(e.stderr, "skillcat: test-endpoints interrupted")
 				return exitInternal
 			}
 			r := exampleResult{ID: d.ID, Example: i, Title: ex.Title, File: s.File, Endpoint: target, Problems: []exampleProblem{}}
