@@ -60,7 +60,9 @@ func TestSIGTERMDuringValidation(t *testing.T) {
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)
 			}
-			time.Sleep(700 * time.Millisecond)
+			// SIGTERM before main has set up its handler would just kill
+			// it: wait until it has spent CPU time validating.
+			waitCPU(t, cmd.Process.Pid, 500*time.Millisecond)
 			sent := time.Now()
 			if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
 				t.Fatal(err)
@@ -79,7 +81,7 @@ func TestSIGTERMDuringValidation(t *testing.T) {
 			if !errors.As(err, &exit) || exit.ExitCode() != exitInternal {
 				t.Fatalf("%s: got %v after SIGTERM, want exit %d; stderr:\n%s", sub, err, exitInternal, stderr.String())
 			}
-			if took > 3*time.Second {
+			if took > 10*time.Second {
 				t.Errorf("%s took %v to stop after SIGTERM", sub, took)
 			}
 			if !strings.Contains(stderr.String(), "interrupted") {
@@ -100,4 +102,32 @@ func TestCostlySourceReported(t *testing.T) {
 	if code != exitInvalid || !strings.Contains(stderr, "costly.json:7:44:") || !strings.Contains(stderr, "examples[0].inputs: is too costly to check") {
 		t.Errorf("got exit %d, stderr:\n%s\nwant exit 1 and the example reported", code, stderr)
 	}
+}
+
+// waitCPU waits until process pid has used d of CPU time (from
+// /proc/PID/stat), or two seconds where there is no /proc.
+func waitCPU(t *testing.T, pid int, d time.Duration) {
+	t.Helper()
+	deadline := time.Now().Add(60 * time.Second)
+	for time.Now().Before(deadline) {
+		data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		if err != nil {
+			time.Sleep(2 * time.Second)
+			return
+		}
+		// Fields after the command name (which ends with ")"): utime is
+		// the 12th, stime the 13th, in clock ticks (100 a second).
+		_, rest, _ := strings.Cut(string(data), ") ")
+		f := strings.Fields(rest)
+		var utime, stime int
+		if len(f) > 12 {
+			fmt.Sscan(f[11], &utime)
+			fmt.Sscan(f[12], &stime)
+		}
+		if time.Duration(utime+stime)*10*time.Millisecond >= d {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatalf("process %d did not get %v of CPU time in a minute", pid, d)
 }
