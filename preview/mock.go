@@ -21,7 +21,8 @@ import (
 // becomes http://<host>/_mock/skills/<id>, and the digests of the indexes
 // that list it are those of the rewritten bytes, so that a consumer
 // verifies and invokes the local catalog as it would a deployed one. The
-// files of the build and its HTML pages are left as built.
+// files of the build, its HTML pages and the change feed are left as built
+// (the feed's digests are those of the built descriptors).
 
 // newMock returns the mock endpoint of the site currently served.
 func (s *Server) newMock() *mock.Handler {
@@ -63,16 +64,18 @@ func (s *Server) serveMock(w http.ResponseWriter, r *http.Request) {
 	http.StripPrefix(mock.MountPath, s.mock).ServeHTTP(w, r)
 }
 
-// mockJSON rewrites a JSON document of the site for the mock: a
-// descriptor's endpoint.url, an index's digests. Anything else, or a
-// document that does not decode, is returned as it is.
+// mockJSON rewrites a JSON document of the site for the mock: a valid
+// descriptor's endpoint.url, a valid SkillIndex's digests. Anything else
+// (the schemas, the other discovery formats, the change feed) is returned
+// as it is.
 func mockJSON(fsys fs.FS, name string, data []byte, r *http.Request) []byte {
 	var probe struct {
-		ID       string          `json:"id"`
-		Endpoint json.RawMessage `json:"endpoint"`
-		Skills   json.RawMessage `json:"skills"`
+		Protocol *json.RawMessage `json:"protocol"`
+		ID       string           `json:"id"`
+		Endpoint json.RawMessage  `json:"endpoint"`
+		Skills   json.RawMessage  `json:"skills"`
 	}
-	if json.Unmarshal(data, &probe) != nil {
+	if json.Unmarshal(data, &probe) != nil || probe.Protocol == nil {
 		return data
 	}
 	base := mockBase(r)
@@ -82,10 +85,11 @@ func mockJSON(fsys fs.FS, name string, data []byte, r *http.Request) []byte {
 			return out
 		}
 	case probe.Skills != nil:
-		x := new(skillcat.SkillIndex)
-		if json.Unmarshal(data, x) != nil {
+		x, vs := skillcat.ParseIndex(name, data)
+		if vs.HasErrors() {
 			return data
 		}
+		changed := false
 		for i, e := range x.Skills {
 			file, ok := siteFile(name, e.DescriptorURL)
 			if !ok {
@@ -98,7 +102,11 @@ func mockJSON(fsys fs.FS, name string, data []byte, r *http.Request) []byte {
 			if out, ok := mockDescriptor(d, base); ok {
 				sum := sha256.Sum256(out)
 				x.Skills[i].Digest = "sha256:" + hex.EncodeToString(sum[:])
+				changed = true
 			}
+		}
+		if !changed {
+			return data
 		}
 		if out, err := x.Encode(); err == nil {
 			return out
@@ -107,10 +115,11 @@ func mockJSON(fsys fs.FS, name string, data []byte, r *http.Request) []byte {
 	return data
 }
 
-// mockDescriptor returns a descriptor whose endpoint.url is the mock's.
+// mockDescriptor returns a valid descriptor with endpoint.url pointed at
+// the mock.
 func mockDescriptor(data []byte, base string) ([]byte, bool) {
-	d := new(skillcat.SkillDescriptor)
-	if json.Unmarshal(data, d) != nil || !skillcat.ValidID(d.ID) {
+	d, vs := skillcat.ParseDescriptor("descriptor", data)
+	if vs.HasErrors() {
 		return nil, false
 	}
 	d.Endpoint.URL = base + mock.SkillPath(d.ID)

@@ -101,3 +101,19 @@ func resolveRef(indexPath, ref string) string {
 	}
 	return "/" + name
 }
+
+// TestMockJSONLeavesOthers: documents that are not a valid descriptor or
+// SkillIndex pass through the mock's rewriting unchanged.
+func TestMockJSONLeavesOthers(t *testing.T) {
+	r := httptest.NewRequest("GET", "http://127.0.0.1:1313/x.json", nil)
+	for _, doc := range []string{
+		`{"skills":[{"name":"pdf","description":"x","url":"pdf/SKILL.md"}]}`,
+		`{"$schema":"https://json-schema.org/draft/2020-12/schema","properties":{"id":{},"endpoint":{}}}`,
+		`{"protocol":{"version":"1.0.0"},"id":"x","endpoint":{"url":"https://a.example.com"}}`,
+		`not json`,
+	} {
+		if got := mockJSON(os.DirFS(t.TempDir()), "x.json", []byte(doc), r); string(got) != doc {
+			t.Errorf("got %s, want %s unchanged", got, doc)
+		}
+	}
+}
