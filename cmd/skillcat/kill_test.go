@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	skillcat "github.com/skillcat/skillcat"
 	"github.com/skillcat/skillcat/synth"
 )
 
@@ -36,7 +37,24 @@ func TestKillDuringBuild(t *testing.T) {
 	if testing.Short() {
 		t.Skip("kills builds: not in -short")
 	}
-	n, rounds := envInt("SKILLCAT_KILL_SKILLS", 24), envInt("SKILLCAT_KILL_ROUNDS", 8)
+	killRounds(t, envInt("SKILLCAT_KILL_SKILLS", 24), envInt("SKILLCAT_KILL_ROUNDS", 8), false)
+}
+
+// TestKillDuringInPlaceBuild kills builds into an --out that is a mount
+// point (a tmpfs), which is updated file by file: after a kill the output
+// is the old site, the new one, or one whose every file is whole (old or
+// new) and whose Well-Known index lists only descriptors that are there;
+// the next build completes it.
+func TestKillDuringInPlaceBuild(t *testing.T) {
+	if testing.Short() {
+		t.Skip("kills builds: not in -short")
+	}
+	killRounds(t, 24, 6, true)
+}
+
+// killRounds runs the kill test on n skills for the given rounds; with
+// mount, the output is a tmpfs mounted for the test.
+func killRounds(t *testing.T, n, rounds int, mount bool) {
 	bin := skillcatBinary(t)
 	dir := t.TempDir()
 	contents := [2]string{filepath.Join(dir, "a"), filepath.Join(dir, "b")}
@@ -49,6 +67,13 @@ func TestKillDuringBuild(t *testing.T) {
 	site := filepath.Join(dir, "site")
 	os.Mkdir(site, 0o755)
 	out := filepath.Join(site, "public")
+	if mount {
+		os.Mkdir(out, 0o755)
+		if err := syscall.Mount("tmpfs", out, "tmpfs", 0, "size=256m,mode=0755"); err != nil {
+			t.Skipf("SKIPPED: cannot mount a tmpfs for --out (%v); this test needs root with CAP_SYS_ADMIN: sudo go test ./cmd/skillcat -run %s", err, t.Name())
+		}
+		t.Cleanup(func() { syscall.Unmount(out, syscall.MNT_DETACH) })
+	}
 	environ := append(os.Environ(), "TMPDIR="+tmp, "SOURCE_DATE_EPOCH=1700000000", "SQLITE_TMPDIR="+tmp)
 
 	run := func(content, out string, extra ...string) (*exec.Cmd, error) {
@@ -119,6 +144,8 @@ func TestKillDuringBuild(t *testing.T) {
 			seen["old site"]++
 		case sameHashes(got, to.tree):
 			seen["new site"]++
+		case mount && consistentMix(t, out, got, from.tree, to.tree):
+			seen["consistent mix"]++
 		default:
 			t.Fatalf("round %d (%s, killed %v): the output is neither %s nor %s:\nagainst the new site:\n%s", r, how, killed, from.name, to.name, hashDiff(got, to.tree))
 		}
@@ -133,11 +160,43 @@ func TestKillDuringBuild(t *testing.T) {
 			t.Fatalf("round %d: left after a kill and a rebuild: %v", r, left)
 		}
 	}
-	t.Logf("kill test: %d skills, %d rounds, %d builds killed, states seen after a kill: %d old site, %d new site, 0 other; %d rebuilds, all equal to a cold build; a full build took %s",
-		n, rounds, kills, seen["old site"], seen["new site"], rebuilds, full.Round(time.Millisecond))
+	kind := "beside the output, exchanged"
+	if mount {
+		kind = "in place (a mount point)"
+	}
+	t.Logf("kill test (%s): %d skills, %d rounds, %d builds killed, states seen after a kill: %d old site, %d new site, %d consistent mix (in place only), 0 other; %d rebuilds, all equal to a cold build; a full build took %s",
+		kind, n, rounds, kills, seen["old site"], seen["new site"], seen["consistent mix"], rebuilds, full.Round(time.Millisecond))
 	if kills == 0 {
 		t.Error("no build was killed before it finished: the test proved nothing")
 	}
+}
+
+// consistentMix reports whether the tree got of the output out is made of
+// whole files of the old and the new site (the in-place tree aside) and its
+// Well-Known index lists only descriptors that are there.
+func consistentMix(t *testing.T, out string, got, old, new map[string]string) bool {
+	t.Helper()
+	for p, h := range got {
+		if !strings.HasPrefix(p, ".skillcat-new-") && h != old[p] && h != new[p] {
+			t.Logf("%s is neither the old file nor the new one", p)
+			return false
+		}
+	}
+	data, err := os.ReadFile(filepath.Join(out, ".well-known", "skills.json"))
+	if err != nil {
+		return false
+	}
+	x, vs := skillcat.ParseIndex("skills.json", data)
+	if vs.HasErrors() {
+		return false
+	}
+	for _, e := range x.Skills {
+		if _, err := os.Stat(filepath.Join(out, ".well-known", filepath.FromSlash(e.DescriptorURL))); err != nil {
+			t.Logf("the index lists %s, which is missing", e.DescriptorURL)
+			return false
+		}
+	}
+	return true
 }
 
 // catalogB writes catalog B from A: a quarter of the skills changed, some
