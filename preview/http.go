@@ -3,11 +3,7 @@ package preview
 import (
 	"bufio"
 	"bytes"
-	"crypto/rand"
-	"encoding/base64"
-	"errors"
 	"fmt"
-	"html/template"
 	"io"
 	"io/fs"
 	"mime"
@@ -18,8 +14,6 @@ import (
 	"strings"
 	"time"
 
-	skillcat "github.com/skillcat/skillcat"
-	"github.com/skillcat/skillcat/build"
 	"github.com/skillcat/skillcat/mock"
 )
 
@@ -30,8 +24,22 @@ const keepAlive = 15 * time.Second
 // ServeHTTP serves the event stream at EventsPath and the site everywhere
 // else.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if r.URL.Path == EventsPath {
+	switch r.URL.Path {
+	case EventsPath:
 		s.events(w, r)
+		return
+	case ProblemsPath:
+		if st := s.current(); st.fail != nil {
+			overlay(w, st.fail, contentSource(s.cfg.Build))
+		} else {
+			warningsPage(w, st.warnings, contentSource(s.cfg.Build))
+		}
+		return
+	case StatusPath:
+		st := s.current()
+		w.Header().Set("Content-Type", "application/json; charset=utf-8")
+		w.Header().Set("Cache-Control", "no-store")
+		fmt.Fprintf(w, "{\"failed\": %t, \"warnings\": %d}\n", st.fail != nil, len(st.warnings))
 		return
 	}
 	if s.mock != nil && strings.HasPrefix(r.URL.Path, mock.MountPath+"/") {
@@ -64,7 +72,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case name == "":
 		s.notFound(w, r, st)
 	case st.fail != nil && path.Ext(name) == ".html":
-		overlay(w, st.fail)
+		overlay(w, st.fail, contentSource(s.cfg.Build))
 	default:
 		s.serveFile(w, r, st, name, http.StatusOK)
 	}
@@ -112,7 +120,7 @@ func resolve(site, urlPath string) (name, redirect string) {
 // content is broken.
 func (s *Server) notFound(w http.ResponseWriter, r *http.Request, st state) {
 	if st.fail != nil {
-		overlay(w, st.fail)
+		overlay(w, st.fail, contentSource(s.cfg.Build))
 		return
 	}
 	if st.site != "" {
@@ -270,77 +278,6 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-}
-
-// overlayPage is the error page shown instead of every HTML page while the
-// content is broken. It reloads itself, like the pages, after each build.
-var overlayPage = template.Must(template.New("overlay").Parse(`<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Build failed · skillcat serve</title>
-<style nonce="{{.Nonce}}">
-body{margin:0;font:16px/1.5 system-ui,sans-serif;background:#fff4f4;color:#1b1b1b}
-main{max-width:64rem;margin:2rem auto;padding:0 1rem}
-h1{color:#a50e0e;margin:0 0 .5rem}
-pre{background:#fff;border:1px solid #e8b4b4;border-radius:6px;padding:1rem;overflow:auto;white-space:pre-wrap;font:14px/1.5 ui-monospace,monospace}
-.warning{color:#6b5000}
-</style>
-<script nonce="{{.Nonce}}">new EventSource("/_skillcat/events").addEventListener("reload", function () { location.reload(); });</script>
-</head>
-<body>
-<main>
-<h1>Build failed</h1>
-<p>{{.Summary}}</p>
-<pre>{{range .Lines}}<span class="{{.Class}}">{{.Text}}</span>
-{{end}}</pre>
-<p>The JSON documents are still those of the last good build. Fix the sources and this page reloads by itself.</p>
-</main>
-</body>
-</html>
-`))
-
-type overlayLine struct{ Class, Text string }
-
-// overlay writes the error page for a failed build, with status 500.
-func overlay(w http.ResponseWriter, fail *Report) {
-	var nonce [16]byte
-	rand.Read(nonce[:])
-	data := struct {
-		Nonce, Summary string
-		Lines          []overlayLine
-	}{Nonce: base64.StdEncoding.EncodeToString(nonce[:])}
-	var invalid *build.InvalidError
-	if errors.As(fail.Err, &invalid) {
-		errs, warns := 0, 0
-		for _, v := range invalid.Violations {
-			class := "error"
-			if v.Severity == skillcat.SeverityWarning {
-				class = "warning"
-				warns++
-			} else {
-				errs++
-			}
-			data.Lines = append(data.Lines, overlayLine{class, v.Error()})
-		}
-		data.Summary = fmt.Sprintf("%s and %s in %s:", plural(errs, "error"), plural(warns, "warning"), plural(fail.Result.Sources, "source"))
-	} else {
-		data.Summary = "The site could not be built:"
-		data.Lines = []overlayLine{{"error", fail.Err.Error()}}
-	}
-	var b bytes.Buffer
-	if err := overlayPage.Execute(&b, data); err != nil {
-		http.Error(w, "build failed: "+fail.Err.Error(), http.StatusInternalServerError)
-		return
-	}
-	h := w.Header()
-	h.Set("Content-Type", "text/html; charset=utf-8")
-	h.Set("Cache-Control", "no-store")
-	h.Set("Content-Security-Policy", fmt.Sprintf("default-src 'self'; style-src 'nonce-%s'; script-src 'nonce-%[1]s'; connect-src 'self'; base-uri 'none'", data.Nonce))
-	h.Set("Content-Length", strconv.Itoa(b.Len()))
-	w.WriteHeader(http.StatusInternalServerError)
-	w.Write(b.Bytes())
 }
 
 // plural formats n with a noun, adding "s" unless n is 1.

@@ -1,16 +1,10 @@
 package preview
 
 import (
-	"errors"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 	"testing/fstest"
-
-	skillcat "github.com/skillcat/skillcat"
-	"github.com/skillcat/skillcat/build"
 )
 
 func TestMatchPath(t *testing.T) {
@@ -91,37 +85,4 @@ func TestResolve(t *testing.T) {
 	if name, redirect := resolve("", "/"); name != "" || redirect != "" {
 		t.Errorf("resolve with no site: got (%q, %q), want nothing", name, redirect)
 	}
-}
-
-func TestOverlay(t *testing.T) {
-	t.Run("Violations", func(t *testing.T) {
-		w := httptest.NewRecorder()
-		overlay(w, &Report{Result: &build.Result{Sources: 3}, Err: &build.InvalidError{Violations: skillcat.Violations{
-			{File: "content/a.json", Line: 2, Column: 5, Field: "name", Reason: `must not be "<script>alert(1)</script>"`, Severity: skillcat.SeverityError},
-			{File: "content/b.md", Line: 7, Column: 1, Field: "capabilty_type", Reason: "did you mean capability_type?", Severity: skillcat.SeverityWarning},
-		}}})
-		body := w.Body.String()
-		if w.Code != 500 {
-			t.Errorf("status: got %d, want 500", w.Code)
-		}
-		if strings.Contains(body, "<script>alert") {
-			t.Error("a reason's HTML reached the page unescaped")
-		}
-		for _, want := range []string{"content/a.json:2:5: name: must not be", "&lt;script&gt;", "content/b.md:7:1: warning: capabilty_type", "1 error and 1 warning in 3 sources", "/_skillcat/events"} {
-			if !strings.Contains(body, want) {
-				t.Errorf("body lacks %q:\n%s", want, body)
-			}
-		}
-		csp := w.Header().Get("Content-Security-Policy")
-		if !strings.Contains(csp, "script-src 'nonce-") || strings.Contains(csp, "unsafe-inline") {
-			t.Errorf("Content-Security-Policy: got %q, want a nonce and no unsafe-inline", csp)
-		}
-	})
-	t.Run("OtherError", func(t *testing.T) {
-		w := httptest.NewRecorder()
-		overlay(w, &Report{Result: &build.Result{}, Err: errors.New(`parse template "home.html": unexpected <EOF>`)})
-		if body := w.Body.String(); !strings.Contains(body, "home.html&#34;: unexpected &lt;EOF&gt;") {
-			t.Errorf("body lacks the escaped error:\n%s", body)
-		}
-	})
 }

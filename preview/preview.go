@@ -9,8 +9,11 @@
 // temporary directory; a successful build becomes the one served and the
 // previous generation is removed. A failed build changes nothing that is
 // served except HTML: while the content is broken, every HTML response is
-// replaced by an error page (status 500) listing the violations, and JSON
-// documents, scripts and styles stay those of the last good build.
+// replaced by an error page (status 500, problems.go) that lists every
+// error and warning, each linked to an entry quoting its source lines with
+// the column marked, and JSON documents, scripts and styles stay those of
+// the last good build. A good build's warnings are at ProblemsPath, and
+// pages show a link to them (livereload.js asks StatusPath).
 //
 // # Watching
 //
@@ -63,6 +66,7 @@ import (
 	"sync"
 	"time"
 
+	skillcat "github.com/skillcat/skillcat"
 	"github.com/skillcat/skillcat/build"
 )
 
@@ -117,9 +121,10 @@ type Server struct {
 	seen     uint64 // the fingerprint of the watched files the last build read
 
 	mu    sync.RWMutex
-	site  string  // the directory of the last good build, or ""
-	fail  *Report // the last build's failure, or nil
-	built int     // the last build that was published
+	site  string              // the directory of the last good build, or ""
+	fail  *Report             // the last build's failure, or nil
+	warns skillcat.Violations // the warnings of the build served
+	built int                 // the last build that was published
 	subs  map[chan string]struct{}
 	done  chan struct{} // closed when the server stops
 	close sync.Once
@@ -179,7 +184,7 @@ func (s *Server) Build(ctx context.Context) Report {
 	old := s.site
 	if err == nil {
 		rep.Recovered = s.fail != nil
-		s.site, s.fail = cfg.Out, nil
+		s.site, s.fail, s.warns = cfg.Out, nil, res.Warnings
 	} else {
 		s.fail = &rep
 	}
@@ -293,12 +298,14 @@ func (s *Server) watch(ctx context.Context) {
 type state struct {
 	site string  // the last good build's directory, or ""
 	fail *Report // the current failure, or nil
+
+	warnings skillcat.Violations // the warnings of the build served
 }
 
 func (s *Server) current() state {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	return state{site: s.site, fail: s.fail}
+	return state{site: s.site, fail: s.fail, warnings: s.warns}
 }
 
 // subscribe registers an event stream. It returns the event id of the

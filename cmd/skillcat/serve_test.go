@@ -356,7 +356,7 @@ func TestServe(t *testing.T) {
 		if line == "" {
 			t.Fatalf("stderr: no geocode.json:line:col violation:\n%s", s.stderr)
 		}
-		if !strings.Contains(html.UnescapeString(body), line) {
+		if !strings.Contains(html.UnescapeString(regexp.MustCompile(`<[^>]*>`).ReplaceAllString(body, "")), line) {
 			t.Errorf("error page lacks %q:\n%s", line, body)
 		}
 		if !strings.Contains(body, "_skillcat/events") {
