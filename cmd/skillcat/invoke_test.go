@@ -546,7 +546,7 @@ func TestREADMEConsumerLoop(t *testing.T) {
 // test-endpoints prints unless --include-private asks for them.
 func TestTestEndpointsPrivate(t *testing.T) {
 	dead := "http://127.0.0.1:1/{id}" // nothing is sent to it before the check
-	code, stdout, stderr := runSkillcat(t, nil, "test-endpoints", "--content", sampleContent, "--endpoint", dead, "--only", "hr.leave-policy")
+	code, _, stderr := runSkillcat(t, nil, "test-endpoints", "--content", sampleContent, "--endpoint", dead, "--only", "hr.leave-policy")
 	if code != exitUsage || !strings.Contains(stderr, "--include-private") {
 		t.Errorf("--only of a private skill: exit %d %q, want 2 suggesting --include-private", code, stderr)
 	}
@@ -554,7 +554,7 @@ func TestTestEndpointsPrivate(t *testing.T) {
 	if code != exitUsage || strings.Contains(stderr, "private") {
 		t.Errorf("in CI, --only of a private skill: exit %d %q, want 2 as for an unknown id", code, stderr)
 	}
-	_, stdout, stderr = runSkillcat(t, map[string]string{"CI": "true"}, "test-endpoints", "--content", sampleContent, "--endpoint", dead, "--timeout", "1s")
+	_, stdout, stderr := runSkillcat(t, map[string]string{"CI": "true"}, "test-endpoints", "--content", sampleContent, "--endpoint", dead, "--timeout", "1s")
 	for _, private := range []string{"hr.leave-policy", "expenses.submit-report"} {
 		if strings.Contains(stdout+stderr, private) {
 			t.Errorf("test-endpoints printed the private skill %s", private)
