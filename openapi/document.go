@@ -37,9 +37,15 @@ type document struct {
 	raw  any  // the whole document decoded from JSON, numbers as json.Number
 	v31  bool // OpenAPI 3.1 or later: schemas are JSON Schema 2020-12 already
 	swag bool // converted from Swagger 2.0
-	// dropped are the pointers of values of the wrong type removed so
-	// that the library would load the document.
-	dropped []string
+	// dropped is what was removed so that the library would load the
+	// document.
+	dropped []dropped
+}
+
+// dropped is one change made to a document so that it would load: where
+// (a JSON Pointer, or "" for the document) and what.
+type dropped struct {
+	pointer, reason string
 }
 
 // load parses data as an OpenAPI 3.x (or Swagger 2.0) document in JSON or
@@ -74,17 +80,24 @@ func load(file string, data []byte) (*document, error) {
 		if s := fmt.Sprint(sw); s != "2.0" {
 			return nil, fileError(file, 0, 0, fmt.Sprintf("swagger %q is not supported; only Swagger 2.0 (converted) and OpenAPI 3.0 and 3.1", s))
 		}
-		t, err := fromSwagger(js)
-		if err != nil {
-			return nil, fileError(file, 0, 0, "Swagger 2.0 document: "+err.Error())
+		for round := 0; ; round++ {
+			t, err := fromSwagger(js)
+			if err == nil {
+				d.t, d.swag = t, true
+				// Refs in the converted model point into the converted document.
+				if raw, err = plain(t); err != nil {
+					return nil, fileError(file, 0, 0, "Swagger 2.0 document: "+err.Error())
+				}
+				d.raw = raw
+				return d, nil
+			}
+			if round == maxRepairs || !d.repair(root, err, true) {
+				return nil, fileError(file, 0, 0, "Swagger 2.0 document: "+loadError(err))
+			}
+			if js, err = json.Marshal(root); err != nil {
+				return nil, fileError(file, 0, 0, "invalid document: "+err.Error())
+			}
 		}
-		d.t, d.swag = t, true
-		// Refs in the converted model point into the converted document.
-		if raw, err = plain(t); err != nil {
-			return nil, fileError(file, 0, 0, "Swagger 2.0 document: "+err.Error())
-		}
-		d.raw = raw
-		return d, nil
 	}
 	ver, _ := root["openapi"].(string)
 	switch {
@@ -113,15 +126,8 @@ func load(file string, data []byte) (*document, error) {
 			d.t = t
 			return d, nil
 		}
-		bad := badPointers(err)
-		if round == maxRepairs || len(bad) == 0 {
+		if round == maxRepairs || !d.repair(root, err, false) {
 			return nil, fileError(file, 0, 0, loadError(err))
-		}
-		for _, p := range bad {
-			if !deletePointer(root, p) {
-				return nil, fileError(file, 0, 0, loadError(err))
-			}
-			d.dropped = append(d.dropped, p)
 		}
 		if js, err = json.Marshal(root); err != nil {
 			return nil, fileError(file, 0, 0, "invalid document: "+err.Error())
@@ -130,8 +136,96 @@ func load(file string, data []byte) (*document, error) {
 }
 
 // maxRepairs bounds how often a document is loaded again after dropping
-// values of the wrong type.
+// what the library refused.
 const maxRepairs = 10
+
+// repair changes the document root so that the library may load it after
+// it refused it with err, and reports whether it could: a value of the
+// wrong type is dropped; a $ref that points to nothing, or to the wrong
+// kind of object (a response ref into requestBodies), is replaced by the
+// empty schema where it stands for a schema, and dropped elsewhere. Each
+// change is recorded for a warning.
+func (d *document) repair(root map[string]any, err error, swagger bool) bool {
+	bad := badPointers(err)
+	for _, p := range bad {
+		if !deletePointer(root, p) {
+			return false
+		}
+		d.dropped = append(d.dropped, dropped{p, "dropped: its value has the wrong type for this member"})
+	}
+	if len(bad) > 0 {
+		return true
+	}
+	m := badRef.FindStringSubmatch(err.Error())
+	if m == nil {
+		return false
+	}
+	ref := m[1]
+	if swagger { // the converter names refs as they will be in 3.0
+		for from, to := range map[string]string{"#/components/schemas/": "#/definitions/", "#/components/parameters/": "#/parameters/", "#/components/responses/": "#/responses/"} {
+			if strings.HasPrefix(ref, from) {
+				ref = to + strings.TrimPrefix(ref, from)
+			}
+		}
+	}
+	schema := strings.HasPrefix(ref, "#/components/schemas/") || strings.HasPrefix(ref, "#/definitions/")
+	if n := replaceRefs(root, ref, schema, 0); n == 0 {
+		return false
+	}
+	why := fmt.Sprintf("$ref %q dropped: %s", ref, m[0])
+	if schema {
+		why = fmt.Sprintf("$ref %q points to no schema; it allows anything", ref)
+	}
+	d.dropped = append(d.dropped, dropped{"", why})
+	return true
+}
+
+// badRef finds the $ref of the library's errors about a ref that points
+// nowhere or to the wrong kind of object.
+var badRef = regexp.MustCompile(`(?:bad data in|failed to resolve "[^"]*" in fragment in URI:) "(#/[^"]*)"`)
+
+// replaceRefs replaces every {"$ref": ref} in v: by the empty schema when
+// schema is set, otherwise by dropping the member or element holding it.
+// It returns how many it replaced.
+func replaceRefs(v any, ref string, schema bool, depth int) int {
+	if depth > MaxDepth {
+		return 0
+	}
+	isRef := func(x any) bool {
+		m, ok := x.(map[string]any)
+		return ok && m["$ref"] == ref
+	}
+	n := 0
+	switch c := v.(type) {
+	case map[string]any:
+		for k, x := range c {
+			switch {
+			case isRef(x) && schema:
+				c[k] = map[string]any{}
+				n++
+			case isRef(x):
+				delete(c, k)
+				n++
+			default:
+				n += replaceRefs(x, ref, schema, depth+1)
+			}
+		}
+	case []any:
+		for i, x := range c {
+			switch {
+			case isRef(x) && schema:
+				c[i] = map[string]any{}
+				n++
+			case isRef(x):
+				c[i] = nil
+				n++
+			default:
+				n += replaceRefs(x, ref, schema, depth+1)
+			}
+		}
+	}
+	return n
+}
 
 // badPointer finds the JSON Pointers of the library's type errors:
 // "cannot construct !!map into string in /tags/0/description".

@@ -82,8 +82,8 @@ func (d *document) skills(opts skillcat.ImportOptions) (*skillcat.Imported, erro
 	if d.swag {
 		warn("", "Swagger 2.0 document converted to OpenAPI 3.0 first")
 	}
-	for _, p := range d.dropped {
-		warn(p, "dropped: its value has the wrong type for this member")
+	for _, dr := range d.dropped {
+		warn(dr.pointer, dr.reason)
 	}
 	base, baseNote := d.server(d.t.Servers, opts, "/servers", warn)
 	im.Prefix = opts.Prefix

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 	"time"
 
 	skillcat "github.com/skillcat/skillcat"
@@ -203,7 +204,12 @@ func readInput(ctx context.Context, e *env, in string) ([]byte, string, int) {
 		fmt.Fprintf(e.stderr, "skillcat import: fetch %s: %v; nothing written\n", in, err)
 		return nil, "", exitInternal
 	}
-	f, err := os.Open(in)
+	// Stat before opening: opening a FIFO would wait for a writer.
+	if info, err := os.Stat(in); err == nil && !info.Mode().IsRegular() {
+		fmt.Fprintf(e.stderr, "skillcat import: %s is not a regular file; nothing written\n", in)
+		return nil, "", exitUsage
+	}
+	f, err := os.OpenFile(in, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "skillcat import: %v; nothing written\n", err)
 		return nil, "", exitInternal
@@ -283,7 +289,7 @@ func planImport(e *env, content, format string, docs []*skillcat.Imported, names
 	byPath := map[string]string{}
 	refused := false
 	for i, im := range docs {
-		mark, _ := json.Marshal(marker{Format: im.Format, Document: im.Document})
+		mark := markerJSON(marker{Format: im.Format, Document: im.Document})
 		for _, d := range im.Skills {
 			if d.Extra == nil {
 				d.Extra = skillcat.Extra{}
@@ -353,6 +359,16 @@ func contentIDs(dir string) map[string]string {
 		}
 	}
 	return ids
+}
+
+// markerJSON writes the marker as the protocol writes JSON (no HTML
+// escaping), so that the source reads back byte for byte.
+func markerJSON(m marker) json.RawMessage {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.Encode(m)
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
 }
 
 // importedBy reports whether the source at path carries the marker of an
