@@ -84,6 +84,10 @@ func killRounds(t *testing.T, n, rounds int, mount bool) {
 		err := cmd.Run()
 		if err != nil {
 			err = fmt.Errorf("%v: %s", err, stderr.String())
+		} else if stderr.Len() > 0 {
+			// A quiet build prints nothing: not even a note that the kill
+			// left the cache damaged.
+			err = fmt.Errorf("printed %q", stderr.String())
 		}
 		return cmd, err
 	}
@@ -130,7 +134,7 @@ func killRounds(t *testing.T, n, rounds int, mount bool) {
 			how = "first file"
 			waitFirstFile(site, out)
 		} else {
-			time.Sleep(time.Duration(rng.Int64N(int64(full) + 1)))
+			time.Sleep(time.Duration(rng.Int64N(int64(full)*3/2 + 1))) // some finish: kills near the exchange
 		}
 		cmd.Process.Signal(syscall.SIGKILL)
 		err := cmd.Wait()
@@ -149,6 +153,7 @@ func killRounds(t *testing.T, n, rounds int, mount bool) {
 		default:
 			t.Fatalf("round %d (%s, killed %v): the output is neither %s nor %s:\nagainst the new site:\n%s", r, how, killed, from.name, to.name, hashDiff(got, to.tree))
 		}
+		t.Logf("round %d: %s → %s, kill %s, killed before the end: %v, output after the kill: %s", r, from.name, to.name, how, killed, stateOf(got, from.tree, to.tree))
 		if _, err := run(contents[r%2], out); err != nil {
 			t.Fatalf("round %d: the build after the kill failed: %v", r, err)
 		}
@@ -169,6 +174,18 @@ func killRounds(t *testing.T, n, rounds int, mount bool) {
 	if kills == 0 {
 		t.Error("no build was killed before it finished: the test proved nothing")
 	}
+}
+
+// stateOf names the state of the output got between the old site and the
+// new one.
+func stateOf(got, old, new map[string]string) string {
+	switch {
+	case sameHashes(got, old):
+		return "old site"
+	case sameHashes(got, new):
+		return "new site"
+	}
+	return "consistent mix"
 }
 
 // consistentMix reports whether the tree got of the output out is made of
