@@ -90,10 +90,16 @@ func article(w string) string {
 
 // Document returns the skill's SKILL.md: front matter and body.
 func Document(s *Skill) ([]byte, error) {
-	body, err := Body(s)
+	ins, err := Instructions(s)
 	if err != nil {
 		return nil, err
 	}
+	return DocumentWith(s, ins), nil
+}
+
+// DocumentWith is Document made with the skill's Instructions, already
+// made (for llms-full.txt, say).
+func DocumentWith(s *Skill, ins []byte) []byte {
 	var b bytes.Buffer
 	b.WriteString("---\n")
 	field(&b, "", "name", s.Name)
@@ -115,8 +121,9 @@ func Document(s *Skill) ([]byte, error) {
 		field(&b, "  ", kv[0], kv[1])
 	}
 	b.WriteString("---\n\n")
-	b.Write(body)
-	return b.Bytes(), nil
+	b.Write(ins)
+	b.Write(Links(s))
+	return b.Bytes()
 }
 
 // field writes one front matter member with a double-quoted value.
@@ -159,8 +166,50 @@ func endpointHost(d *skillcat.SkillDescriptor) string {
 }
 
 // Body returns the Markdown after the front matter: everything an agent
-// needs to call the skill.
+// needs to call the skill (Instructions), then the links to the descriptor
+// and the docs page (Links).
 func Body(s *Skill) ([]byte, error) {
+	ins, err := Instructions(s)
+	if err != nil {
+		return nil, err
+	}
+	return append(ins, Links(s)...), nil
+}
+
+// linksHeading starts the last section of a body, the only one holding
+// URLs that depend on where the document is.
+const linksHeading = "## Links\n\n"
+
+// Links is the last section of a body: the descriptor (with its digest)
+// and the docs page, linked from where the document holding it is. It
+// needs only the Skill's URLs and digest, not its descriptor.
+func Links(s *Skill) []byte {
+	return fmt.Appendf([]byte(linksHeading), "- [Descriptor](%s) (JSON, digest `%s`)\n- [Documentation page](%s)\n", s.DescriptorURL, s.Digest, s.PageURL)
+}
+
+// InstructionsOf returns the Instructions part of a SKILL.md that Document
+// made: what lies between the front matter and the Links section, which
+// does not depend on where the document is. ok is false for anything else.
+func InstructionsOf(doc []byte) (ins []byte, ok bool) {
+	if !bytes.HasPrefix(doc, []byte("---\n")) {
+		return nil, false
+	}
+	end := bytes.Index(doc[4:], []byte("\n---\n\n"))
+	if end < 0 {
+		return nil, false
+	}
+	body := doc[4+end+len("\n---\n\n"):]
+	i := bytes.LastIndex(body, []byte("\n"+linksHeading))
+	if i < 0 {
+		return nil, false
+	}
+	return body[:i+1], true
+}
+
+// Instructions is the body without its Links: how to call the skill, what
+// it takes and returns, and examples. It holds no URL of the site, so it is
+// the same wherever the document is.
+func Instructions(s *Skill) ([]byte, error) {
 	d := s.Descriptor
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "# %s\n\n", oneLine(d.Name))
@@ -174,6 +223,9 @@ func Body(s *Skill) ([]byte, error) {
 	}
 	if d.Provider.Email != "" {
 		fmt.Fprintf(&b, ", %s", d.Provider.Email)
+	}
+	if d.DocumentationURL != "" {
+		fmt.Fprintf(&b, "; documentation: <%s>", d.DocumentationURL)
 	}
 	b.WriteString("\n")
 	fmt.Fprintf(&b, "- Access: %s\n\n", accessWords(d.Access))
@@ -207,12 +259,6 @@ func Body(s *Skill) ([]byte, error) {
 		if err := writeExample(&b, d, ex, i); err != nil {
 			return nil, err
 		}
-	}
-	b.WriteString("## Links\n\n")
-	fmt.Fprintf(&b, "- [Descriptor](%s) (JSON, digest `%s`)\n", s.DescriptorURL, s.Digest)
-	fmt.Fprintf(&b, "- [Documentation page](%s)\n", s.PageURL)
-	if d.DocumentationURL != "" {
-		fmt.Fprintf(&b, "- [Provider's documentation](%s)\n", d.DocumentationURL)
 	}
 	return b.Bytes(), nil
 }

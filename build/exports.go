@@ -5,6 +5,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"os"
+	"path/filepath"
 
 	skillcat "github.com/skillcat/skillcat"
 	"github.com/skillcat/skillcat/agentskills"
@@ -108,22 +110,32 @@ func renderExports(ctx context.Context, r routes, cat *catalog, listed []store.S
 	if needAPIs {
 		apis = make([]*apicatalog.API, len(listed))
 	}
-	// one makes what skill i needs made, writing only its own slots.
+	// one makes what skill i needs made, writing only its own slots. A
+	// fresh SKILL.md gives llms-full.txt its instructions, so that its
+	// descriptor need not be decoded unless the API catalog wants it.
 	one := func(i int, data []byte, mdFresh bool) error {
 		e := &listed[i]
 		name := names[e.ID]
 		md := r.skillMD(name)
-		d := new(skillcat.SkillDescriptor)
-		if err := d.UnmarshalJSON(data); err != nil {
-			return fmt.Errorf("skill %q: decode published descriptor: %w", e.ID, err)
+		s := &agentskills.Skill{Name: name, Summary: e.Summary, Digest: e.Digest}
+		isAPI := needAPIs && e.CapabilityType == string(skillcat.API)
+		var ins []byte
+		if mdFresh && needFull && !isAPI {
+			ins = o.previous(md)
 		}
-		s := &agentskills.Skill{Name: name, Descriptor: d, Summary: e.Summary, Digest: e.Digest}
-		if on.AgentSkills && !mdFresh {
-			s.DescriptorURL, s.PageURL = r.published(md, r.descriptor(e.ID)), r.published(md, r.skillPage(e.ID))
-			doc, err := agentskills.Document(s)
-			if err != nil {
+		if ins == nil {
+			s.Descriptor = new(skillcat.SkillDescriptor)
+			if err := s.Descriptor.UnmarshalJSON(data); err != nil {
+				return fmt.Errorf("skill %q: decode published descriptor: %w", e.ID, err)
+			}
+			var err error
+			if ins, err = agentskills.Instructions(s); err != nil {
 				return fmt.Errorf("skill %q: SKILL.md: %w", e.ID, err)
 			}
+		}
+		if on.AgentSkills && !mdFresh {
+			s.DescriptorURL, s.PageURL = r.published(md, r.descriptor(e.ID)), r.published(md, r.skillPage(e.ID))
+			doc := agentskills.DocumentWith(s, ins)
 			sum := sha256.Sum256(doc)
 			entries[i].Digest = "sha256:" + hex.EncodeToString(sum[:])
 			if err := o.write(md, doc, mdKey(keys, e, name)); err != nil {
@@ -132,14 +144,10 @@ func renderExports(ctx context.Context, r routes, cat *catalog, listed []store.S
 		}
 		if needFull {
 			s.DescriptorURL, s.PageURL = r.published(r.llmsFull(), r.descriptor(e.ID)), r.published(r.llmsFull(), r.skillPage(e.ID))
-			body, err := agentskills.Body(s)
-			if err != nil {
-				return fmt.Errorf("skill %q: llms-full.txt: %w", e.ID, err)
-			}
-			bodies[i] = body
+			bodies[i] = append(ins[:len(ins):len(ins)], agentskills.Links(s)...)
 		}
-		if needAPIs && e.CapabilityType == string(skillcat.API) {
-			a := apiOf(r, d, e)
+		if isAPI {
+			a := apiOf(r, s.Descriptor, e)
 			apis[i] = &a
 		}
 		return nil
@@ -349,4 +357,26 @@ func exportHeaders(r routes, on Exports) []headerRule {
 			headerRule{"/" + r.llmsFull(), []string{"Content-Type: " + llmsTxtType, cors, cache}})
 	}
 	return rules
+}
+
+// previous returns the instructions of the SKILL.md the previous build
+// wrote at path and kept (fresh), read back from the output, or nil when
+// its bytes are not those the cache recorded.
+func (o *output) previous(path string) []byte {
+	rec, ok := o.prev[path]
+	if !ok {
+		return nil
+	}
+	data, err := os.ReadFile(filepath.Join(o.out, filepath.FromSlash(path)))
+	if err != nil {
+		return nil
+	}
+	if sum := sha256.Sum256(data); hex.EncodeToString(sum[:]) != rec.Hash {
+		return nil
+	}
+	ins, ok := agentskills.InstructionsOf(data)
+	if !ok {
+		return nil
+	}
+	return ins
 }
