@@ -296,6 +296,19 @@ func planImport(e *env, content, format string, docs []*skillcat.Imported, names
 			}
 			d.Extra[importMarker] = mark
 			data, err := sourceFile(d, format)
+			for step := 0; err == nil && len(data) > build.MaxSourceSize && step < 2; step++ {
+				// A skill of a huge API can carry more schema than a source
+				// may hold: give up the output schema (and examples), then the
+				// inputs schema, and say so.
+				what := "output schema and examples"
+				if step == 0 {
+					d.Output, d.Examples = json.RawMessage(`{}`), nil
+				} else {
+					d.Inputs, what = json.RawMessage(`{"type":"object"}`), "inputs schema"
+				}
+				fmt.Fprintf(e.stderr, "%s: warning: %s: %s replaced by open ones: the source would be larger than %d KiB\n", names[i], d.ID, what, build.MaxSourceSize>>10)
+				data, err = sourceFile(d, format)
+			}
 			want, werr := d.Encode()
 			if err == nil {
 				err = werr

@@ -367,3 +367,31 @@ func TestImportURL(t *testing.T) {
 		}
 	}
 }
+
+// TestImportHugeSchema: an operation whose output pulls in more schema
+// than a source may hold still imports, with an open output schema and a
+// warning saying so.
+func TestImportHugeSchema(t *testing.T) {
+	schemas := map[string]any{}
+	for i := 0; i < 700; i++ {
+		schemas[fmt.Sprintf("S%d", i)] = map[string]any{"type": "object", "description": strings.Repeat("x", 2000),
+			"properties": map[string]any{"next": map[string]any{"$ref": fmt.Sprintf("#/components/schemas/S%d", (i+1)%700)}}}
+	}
+	doc := map[string]any{"openapi": "3.0.0", "info": map[string]any{"title": "Huge", "version": "1.0.0"},
+		"servers": []any{map[string]any{"url": "https://api.huge.io"}},
+		"paths": map[string]any{"/a": map[string]any{"get": map[string]any{"operationId": "a", "responses": map[string]any{
+			"200": map[string]any{"description": "ok", "content": map[string]any{"application/json": map[string]any{"schema": map[string]any{"$ref": "#/components/schemas/S0"}}}}}}}},
+		"components": map[string]any{"schemas": schemas}}
+	data, _ := json.Marshal(doc)
+	dir := t.TempDir()
+	file := filepath.Join(dir, "huge.json")
+	os.WriteFile(file, data, 0o644)
+	content := filepath.Join(dir, "content")
+	code, _, errOut := runNewCmd(t, "import", "openapi", file, "--content", content)
+	if code != exitOK || !strings.Contains(errOut, "huge.a: output schema and examples replaced by open ones") {
+		t.Fatalf("exit %d, want 0 and a warning:\n%s", code, errOut)
+	}
+	if !strings.Contains(tree(t, content)["huge/huge.a.md"], "output: {}") {
+		t.Error("the output schema is not the open one")
+	}
+}
