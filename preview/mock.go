@@ -20,9 +20,9 @@ import (
 // JSON documents it serves point there: each descriptor's endpoint.url
 // becomes http://<host>/_mock/skills/<id>, and the digests of the indexes
 // that list it are those of the rewritten bytes, so that a consumer
-// verifies and invokes the local catalog as it would a deployed one. The
-// files of the build, its HTML pages and the change feed are left as built
-// (the feed's digests are those of the built descriptors).
+// verifies and invokes the local catalog as it would a deployed one; the
+// change feed is rewritten likewise (mockfeed.go). The files of the build
+// and its HTML pages are left as built.
 
 // newMock returns the mock endpoint of the site currently served.
 func (s *Server) newMock() *mock.Handler {
@@ -65,20 +65,34 @@ func (s *Server) serveMock(w http.ResponseWriter, r *http.Request) {
 }
 
 // mockJSON rewrites a JSON document of the site for the mock: a valid
-// descriptor's endpoint.url, a valid SkillIndex's digests. Anything else
-// (the schemas, the other discovery formats, the change feed) is returned
-// as it is.
+// descriptor's endpoint.url, a valid SkillIndex's digests, the change
+// feed's digests of those descriptors. Anything else (the schemas, the
+// other discovery formats) is returned as it is.
 func mockJSON(fsys fs.FS, name string, data []byte, r *http.Request) []byte {
 	var probe struct {
 		Protocol *json.RawMessage `json:"protocol"`
 		ID       string           `json:"id"`
 		Endpoint json.RawMessage  `json:"endpoint"`
 		Skills   json.RawMessage  `json:"skills"`
+		Epoch    string           `json:"epoch"`
+		Events   json.RawMessage  `json:"events"`
 	}
-	if json.Unmarshal(data, &probe) != nil || probe.Protocol == nil {
+	if json.Unmarshal(data, &probe) != nil {
 		return data
 	}
 	base := mockBase(r)
+	if probe.Events != nil && probe.Protocol == nil {
+		if out, ok := mockPage(fsys, name, data, base); ok {
+			return out
+		}
+		return data
+	}
+	if probe.Protocol == nil {
+		return data
+	}
+	if probe.Epoch != "" {
+		return mockFeed(fsys, name, data, base)
+	}
 	switch {
 	case probe.Endpoint != nil && probe.ID != "":
 		if out, ok := mockDescriptor(data, base); ok {
