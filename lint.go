@@ -51,9 +51,6 @@ var (
 	descriptorPlaces = places(descriptorShape, "")
 )
 
-// descriptorMembers are the top-level members of a descriptor.
-var descriptorMembers = memberNames(descriptorShape)
-
 func memberNames(s *shape) []string {
 	names := make([]string, 0, len(s.members))
 	for name := range s.members {
