@@ -38,7 +38,7 @@ func newPages(cfg Config, site Site) (*pages, error) {
 		isPage[p] = true
 	}
 	r := newRoutes(cfg.BaseURL)
-	base := template.New("").Funcs(templateFuncs).Funcs(r.funcs())
+	base := template.New("").Funcs(templateFuncs).Funcs(r.funcs()).Funcs(schemaTableFunc(nil))
 	for _, name := range shared {
 		if isPage[name] {
 			continue
@@ -56,7 +56,7 @@ func newPages(cfg Config, site Site) (*pages, error) {
 		if t, err = parseTemplate(t, fsys, name); err != nil {
 			return nil, err
 		}
-		p.tmpls[name] = t
+		p.tmpls[name] = t.Funcs(schemaTableFunc(t))
 	}
 	return p, nil
 }

@@ -35,6 +35,9 @@
 //   - Element ids must not collide with heading ids in descriptions: use the
 //     ones build.ReservedIDs lists (and example-1, example-2, …).
 //   - Private skills never reach a template; counts are of listed skills.
+//   - skill.html shows a schema with {{schemaTable .Inputs}}: the bytes of
+//     its "schema" template, written in Go while that definition is the
+//     built-in one (it is executed as a template once a site changes it).
 package templates
 
 import (
