@@ -2,6 +2,7 @@ package build
 
 import (
 	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
@@ -82,4 +83,9 @@ func TestHostSetting(t *testing.T) {
 	if w := hostWarnings(Config{Host: "netlify"}, Site{Host: "cloudflare-pages"}, OutputStats{Files: 30000}); w != nil {
 		t.Errorf("--host overrides _index.md: got %q", w)
 	}
+}
+
+func ExampleHostNames() {
+	fmt.Println(HostNames())
+	// Output: github-pages, netlify, cloudflare-pages, cloudflare-pages-paid, s3-cloudfront
 }

@@ -87,7 +87,7 @@ func (s shardRef) MarshalJSON() ([]byte, error) {
 // posting is one document holding a token: doc<<2 | field class.
 type posting uint32
 
-// searchIndex builds the sharded search index of the listed skills (in
+// writeSearchIndex builds the sharded search index of the listed skills (in
 // listing order) and hands each file to add. Descriptions are streamed out
 // of the index in parallel; nothing of a private skill is read.
 func writeSearchIndex(ctx context.Context, r routes, cat *catalog, docs []listItem, workers int, add func(path string, data []byte)) error {

@@ -1,0 +1,122 @@
+package build
+
+import (
+	"encoding/binary"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestSearchTokens(t *testing.T) {
+	var got []string
+	searchTokens("Café ECMWF: geocode.address, x_2 "+strings.Repeat("a", 40)+" Straße", func(s string) { got = append(got, s) })
+	want := []string{"cafe", "ecmwf", "geocode", "address", "x", "2", strings.Repeat("a", searchTokenRunes), "straße"}
+	if !slices.Equal(got, want) {
+		t.Errorf("tokens: got %q, want %q", got, want)
+	}
+}
+
+// TestCutShards checks the shard rule on many tokens: every token is in
+// exactly one shard, the one whose prefix is the longest that begins it;
+// a shard fits the budget unless it holds only its prefix itself; and the
+// bytes decode back to the tokens and postings.
+func TestCutShards(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	letters := "abcdeéz09"
+	seen := map[string]bool{}
+	var entries []tokenEntry
+	for len(entries) < 20000 {
+		var b strings.Builder
+		for n := 1 + r.IntN(8); n > 0; n-- {
+			b.WriteString(string([]rune(letters)[r.IntN(len([]rune(letters)))]))
+		}
+		tok := b.String()
+		if seen[tok] {
+			continue
+		}
+		seen[tok] = true
+		e := tokenEntry{token: tok}
+		doc := 0
+		for n := 1 + r.IntN(30); n > 0; n-- {
+			doc += 1 + r.IntN(50)
+			e.postings = append(e.postings, posting(doc)<<2|posting(r.IntN(4)))
+		}
+		e.size = e.encodedSize()
+		entries = append(entries, e)
+	}
+	slices.SortFunc(entries, func(a, b tokenEntry) int { return strings.Compare(a.token, b.token) })
+	shards := cutShards(entries, "")
+	if len(shards) < 10 {
+		t.Fatalf("%d shards for %d tokens", len(shards), len(entries))
+	}
+	prefixes := map[string]bool{}
+	for _, sh := range shards {
+		if prefixes[sh.prefix] {
+			t.Fatalf("two shards for prefix %q", sh.prefix)
+		}
+		prefixes[sh.prefix] = true
+	}
+	found := map[string]bool{}
+	for _, sh := range shards {
+		data := encodeShard(sh.entries)
+		size := len(data)
+		decoded := decodeShard(t, data)
+		if len(decoded) != len(sh.entries) {
+			t.Fatalf("shard %q: decoded %d tokens, want %d", sh.prefix, len(decoded), len(sh.entries))
+		}
+		onlyPrefix := true
+		for i, e := range sh.entries {
+			if decoded[i].token != e.token || !slices.Equal(decoded[i].postings, e.postings) {
+				t.Fatalf("shard %q: token %d decodes as %q %v, want %q %v", sh.prefix, i, decoded[i].token, decoded[i].postings, e.token, e.postings)
+			}
+			if found[e.token] {
+				t.Fatalf("token %q in two shards", e.token)
+			}
+			found[e.token] = true
+			// The shard's prefix is the longest shard prefix of the token.
+			for p := range prefixes {
+				if strings.HasPrefix(e.token, p) && len(p) > len(sh.prefix) {
+					t.Fatalf("token %q is in shard %q, but shard %q is longer", e.token, sh.prefix, p)
+				}
+			}
+			if !strings.HasPrefix(e.token, sh.prefix) {
+				t.Fatalf("token %q in shard %q", e.token, sh.prefix)
+			}
+			onlyPrefix = onlyPrefix && e.token == sh.prefix
+		}
+		if size > searchShardBudget && !onlyPrefix {
+			t.Errorf("shard %q is %d bytes, over the %d budget", sh.prefix, size, searchShardBudget)
+		}
+	}
+	if len(found) != len(entries) {
+		t.Errorf("%d of %d tokens in shards", len(found), len(entries))
+	}
+}
+
+// decodeShard reads a shard as search.js does.
+func decodeShard(t *testing.T, b []byte) []tokenEntry {
+	t.Helper()
+	var out []tokenEntry
+	read := func() uint64 {
+		x, n := binary.Uvarint(b)
+		if n <= 0 {
+			t.Fatal("bad uvarint")
+		}
+		b = b[n:]
+		return x
+	}
+	for len(b) > 0 {
+		n := read()
+		e := tokenEntry{token: string(b[:n])}
+		b = b[n:]
+		doc := uint64(0)
+		for count := read(); count > 0; count-- {
+			v := read()
+			doc += v >> 2
+			e.postings = append(e.postings, posting(doc<<2|v&3))
+		}
+		out = append(out, e)
+	}
+	return out
+}
