@@ -1,6 +1,7 @@
 package skillcat
 
 import (
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -338,13 +339,27 @@ func enumHint(n *Node, want []any) string {
 }
 
 // yamlQuoteHint suggests quoting a YAML scalar that YAML read as a number
-// or a boolean where a string is required.
-func yamlQuoteHint(n *Node, want []string) string {
+// or a boolean where a string is required. At a member named version it
+// suggests the SemVer the number stands for (1.0 → "1.0.0"), since the
+// quoted number alone would be refused next.
+func yamlQuoteHint(n *Node, path Path, want []string) string {
 	if n == nil || n.Line == 0 || (n.Kind != Number && n.Kind != Bool) || !isKnown("string", want) {
 		return ""
 	}
-	return "; YAML reads an unquoted " + n.Text + " as a " + n.Kind.String() + `: write "` + n.Text + `"`
+	text := n.Text
+	if len(path) > 0 && path[len(path)-1] == "version" && n.Kind == Number {
+		if _, err := ParseVersion(text); err != nil && semverPrefix.MatchString(text) {
+			for strings.Count(text, ".") < 2 {
+				text += ".0"
+			}
+		}
+	}
+	return "; YAML reads an unquoted " + n.Text + " as a " + n.Kind.String() + `: write "` + text + `"`
 }
+
+// semverPrefix matches a number of one or two dot-separated parts, the
+// start of a SemVer version.
+var semverPrefix = regexp.MustCompile(`^(0|[1-9][0-9]*)(\.(0|[1-9][0-9]*))?$`)
 
 func isKnown(name string, known []string) bool {
 	for _, k := range known {

@@ -216,7 +216,7 @@ func (tr *translator) reason(e *jsonschema.ValidationError) string {
 		for i, w := range k.Want {
 			want[i] = article(w)
 		}
-		return "must be " + strings.Join(want, " or ") + "; got " + kindPhrase(tr.nodeAt(e)) + yamlQuoteHint(tr.nodeAt(e), k.Want)
+		return "must be " + strings.Join(want, " or ") + "; got " + kindPhrase(tr.nodeAt(e)) + yamlQuoteHint(tr.nodeAt(e), tr.path(e), k.Want)
 	case *kind.Enum:
 		want := make([]string, len(k.Want))
 		for i, w := range k.Want {

@@ -184,7 +184,7 @@ func TestFrontMatter(t *testing.T) {
 			name: "ErrNumberForString", edits: []edit{{`version: "1.2.3"`, "version: 1.0"}, {"name: Front Matter Skill", "name: 2026"}, {"  name: Acme", "  name: true"}},
 			want: []string{
 				`content/s.md:5:7: name: must be a string; got number 2026; YAML reads an unquoted 2026 as a number: write "2026"`,
-				`content/s.md:6:10: version: must be a string; got number 1.0; YAML reads an unquoted 1.0 as a number: write "1.0"`,
+				`content/s.md:6:10: version: must be a string; got number 1.0; YAML reads an unquoted 1.0 as a number: write "1.0.0"`,
 				`content/s.md:9:9: provider.name: must be a string; got boolean true; YAML reads an unquoted true as a boolean: write "true"`,
 			},
 		},
