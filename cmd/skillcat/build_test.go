@@ -494,7 +494,7 @@ func TestBuildCommand(t *testing.T) {
 			env  map[string]string
 			want string
 		}{
-			{[]string{"build", "--content", "missing", "--out", "public"}, nil, `skillcat: content directory "missing" not found; create it or pass --content DIR`},
+			{[]string{"build", "--content", "missing", "--out", "public"}, nil, `skillcat: content directory "missing" not found; run skillcat in a catalog's folder, start one with skillcat init, or pass --content DIR`},
 			{[]string{"build", "--content", "good/a.json", "--out", "public"}, nil, `skillcat: --content "good/a.json" is not a directory`},
 			{[]string{"build", "--content", "good", "--out", "public", "--bogus"}, nil, "flag provided but not defined: -bogus"},
 			{[]string{"build", "--content", "good", "--out", "public", "extra"}, nil, `skillcat build: unexpected argument "extra"`},

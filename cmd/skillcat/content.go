@@ -13,7 +13,7 @@ import (
 func contentDir(e *env, dir string) (os.FileInfo, int) {
 	info, err := os.Stat(dir)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "skillcat: content directory %q not found; create it or pass --content DIR\n", dir)
+		fmt.Fprintf(e.stderr, "skillcat: content directory %q not found; run skillcat in a catalog's folder, start one with skillcat init, or pass --content DIR\n", dir)
 		return nil, exitUsage
 	}
 	if !info.IsDir() {

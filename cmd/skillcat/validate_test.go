@@ -143,7 +143,7 @@ func TestValidateCommand(t *testing.T) {
 			args []string
 			want string
 		}{
-			{[]string{"validate", "--content", "missing"}, `skillcat: content directory "missing" not found; create it or pass --content DIR`},
+			{[]string{"validate", "--content", "missing"}, `skillcat: content directory "missing" not found; run skillcat in a catalog's folder, start one with skillcat init, or pass --content DIR`},
 			{[]string{"validate", "--content", "content", "--format", "xml"}, `--format must be text, json or github; got "xml"`},
 			{[]string{"validate", "--content", "content", "--nope"}, "flag provided but not defined: -nope"},
 			{[]string{"validate", "--content", "content", "extra"}, `unexpected argument "extra"`},
