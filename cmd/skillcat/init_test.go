@@ -120,6 +120,9 @@ func TestInitEndToEnd(t *testing.T) {
 	if strings.Count(netlify, install+"v9.8.7 &&") != 2 || strings.Contains(netlify, "go run") {
 		t.Errorf("netlify.toml does not install v9.8.7 in both build commands:\n%s", netlify)
 	}
+	if !strings.Contains(netlify, `--base-url \"$URL\" --previous \"$URL\""`) {
+		t.Errorf("netlify.toml's production build does not continue the live site's change feed:\n%s", netlify)
+	}
 	if readme := string(readTestFile(t, filepath.Join(dir, "README.md"))); !strings.Contains(readme, install+"v9.8.7") {
 		t.Errorf("README.md does not say how to install v9.8.7:\n%s", readme)
 	}
