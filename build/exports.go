@@ -1,7 +1,6 @@
 package build
 
 import (
-	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -13,7 +12,6 @@ import (
 	"github.com/skillcat/skillcat/apicatalog"
 	"github.com/skillcat/skillcat/llmstxt"
 	"github.com/skillcat/skillcat/store"
-	"golang.org/x/sync/errgroup"
 )
 
 // Exports says which discovery formats a build publishes beside the
@@ -69,136 +67,138 @@ const (
 	linksetTitle = "API catalog (RFC 9727)"
 )
 
-// renderExports writes the discovery formats the site turns on, each made
-// by its package from the listed skills only (so a private skill cannot
+// exportRun makes the discovery formats the site turns on, each made by
+// its package from the listed skills only (so a private skill cannot
 // reach them, nor change a name or a count):
 //
 //   - Agent Skills: a SKILL.md per skill and the discovery index;
 //   - the RFC 9727 API catalog of the api skills;
 //   - llms.txt and llms-full.txt.
 //
-// The descriptors are streamed out of the index once and made into files
-// by workers in parallel, each writing only its own skill's slots. In an
-// incremental build a SKILL.md whose descriptor, name and site are
-// unchanged is not made again, and a descriptor is not even decoded when
-// nothing that needs it (its stale SKILL.md, llms-full.txt, the API
-// catalog) is stale.
-func renderExports(ctx context.Context, r routes, cat *catalog, listed []store.Skill, o *output, keys buildKeys, workers int) error {
+// renderSkills streams the descriptors out of the index once for the
+// skill pages and the exports together, decodes each once, and hands it to
+// one on a worker, which writes only its own skill's slots; finish then
+// writes the aggregate documents. In an incremental build a SKILL.md whose
+// descriptor, name and site are unchanged is not made again, and a
+// descriptor is not even decoded when nothing that needs it (its stale
+// page or SKILL.md, llms-full.txt, the API catalog) is stale.
+type exportRun struct {
+	r        routes
+	on       Exports
+	site     Site
+	listed   []store.Skill
+	o        *output
+	keys     buildKeys
+	at       map[string]int    // index in listed by id
+	names    map[string]string // Agent Skills name by id
+	key      string            // what every aggregate document depends on
+	needFull bool              // llms-full.txt is stale
+	needAPIs bool              // the API catalog is stale
+	entries  []agentskills.Entry
+	bodies   [][]byte
+	apis     []*apicatalog.API
+}
+
+// newExportRun prepares the exports of the listing, or returns nil when the
+// site turns them all off.
+func newExportRun(r routes, cat *catalog, listed []store.Skill, o *output, keys buildKeys) *exportRun {
 	on := cat.site.Exports
 	if !on.AgentSkills && !on.APICatalog && !on.LLMsTxt {
 		return nil
 	}
+	x := &exportRun{r: r, on: on, site: cat.site, listed: listed, o: o, keys: keys, at: make(map[string]int, len(listed))}
 	ids := make([]string, len(listed))
-	at := make(map[string]int, len(listed))
 	for i, s := range listed {
 		ids[i] = s.ID
-		at[s.ID] = i
+		x.at[s.ID] = i
 	}
-	names := agentskills.Names(ids)
+	x.names = agentskills.Names(ids)
 	// What every aggregate document depends on: the site and the listing
 	// (ids, names, summaries, descriptor digests).
-	key := keys.site + " " + store.ListedKey(listed)
-	needFull := on.LLMsTxt && !o.fresh(r.llmsFull(), key)
-	needAPIs := on.APICatalog && !o.fresh(r.apiCatalog(), key)
+	x.key = keys.site + " " + store.ListedKey(listed)
+	x.needFull = on.LLMsTxt && !o.fresh(r.llmsFull(), x.key)
+	x.needAPIs = on.APICatalog && !o.fresh(r.apiCatalog(), x.key)
+	x.entries = make([]agentskills.Entry, len(listed))
+	if x.needFull {
+		x.bodies = make([][]byte, len(listed))
+	}
+	if x.needAPIs {
+		x.apis = make([]*apicatalog.API, len(listed))
+	}
+	return x
+}
 
-	entries := make([]agentskills.Entry, len(listed))
-	var bodies [][]byte
-	if needFull {
-		bodies = make([][]byte, len(listed))
+// wants says whether skill id's descriptor is needed for the exports (i
+// its index in the listing), and whether its SKILL.md is fresh, taken from
+// the previous output.
+func (x *exportRun) wants(id string) (i int, need, mdFresh bool, err error) {
+	i, ok := x.at[id]
+	if !ok {
+		return 0, false, false, fmt.Errorf("skill %q: not in the listing", id)
 	}
-	var apis []*apicatalog.API
-	if needAPIs {
-		apis = make([]*apicatalog.API, len(listed))
+	e := &x.listed[i]
+	md := x.r.skillMD(x.names[id])
+	mdFresh = x.on.AgentSkills && x.o.fresh(md, mdKey(x.keys, e, x.names[id]))
+	if mdFresh {
+		x.entries[i].Digest = "sha256:" + x.o.prev[md].Hash
 	}
-	// one makes what skill i needs made, writing only its own slots. A
-	// fresh SKILL.md gives llms-full.txt its instructions, so that its
-	// descriptor need not be decoded unless the API catalog wants it.
-	one := func(i int, data []byte, mdFresh bool) error {
-		e := &listed[i]
-		name := names[e.ID]
-		md := r.skillMD(name)
-		s := &agentskills.Skill{Name: name, Summary: e.Summary, Digest: e.Digest}
-		isAPI := needAPIs && e.CapabilityType == string(skillcat.API)
-		var ins []byte
-		if mdFresh && needFull && !isAPI {
-			ins = o.previous(md)
-		}
-		if ins == nil {
-			s.Descriptor = new(skillcat.SkillDescriptor)
-			if err := s.Descriptor.UnmarshalJSON(data); err != nil {
-				return fmt.Errorf("skill %q: decode published descriptor: %w", e.ID, err)
-			}
-			var err error
-			if ins, err = agentskills.Instructions(s); err != nil {
-				return fmt.Errorf("skill %q: SKILL.md: %w", e.ID, err)
-			}
-		}
-		if on.AgentSkills && !mdFresh {
-			s.DescriptorURL, s.PageURL = r.published(md, r.descriptor(e.ID)), r.published(md, r.skillPage(e.ID))
-			doc := agentskills.DocumentWith(s, ins)
-			sum := sha256.Sum256(doc)
-			entries[i].Digest = "sha256:" + hex.EncodeToString(sum[:])
-			if err := o.write(md, doc, mdKey(keys, e, name)); err != nil {
-				return err
-			}
-		}
-		if needFull {
-			s.DescriptorURL, s.PageURL = r.published(r.llmsFull(), r.descriptor(e.ID)), r.published(r.llmsFull(), r.skillPage(e.ID))
-			bodies[i] = append(ins[:len(ins):len(ins)], agentskills.Links(s)...)
-		}
-		if isAPI {
-			a := apiOf(r, s.Descriptor, e)
-			apis[i] = &a
-		}
-		return nil
+	isAPI := e.CapabilityType == string(skillcat.API)
+	need = !(mdFresh || !x.on.AgentSkills) || x.needFull || (x.needAPIs && isAPI)
+	return i, need, mdFresh, nil
+}
+
+// one makes what skill i needs made, writing only its own slots; decode
+// gives its descriptor, decoded once for its page and its exports. A
+// fresh SKILL.md gives llms-full.txt its instructions, so that its
+// descriptor need not be decoded unless the API catalog wants it.
+func (x *exportRun) one(i int, decode func() (*skillcat.SkillDescriptor, error), mdFresh bool) error {
+	r, o, e := x.r, x.o, &x.listed[i]
+	name := x.names[e.ID]
+	md := r.skillMD(name)
+	s := &agentskills.Skill{Name: name, Summary: e.Summary, Digest: e.Digest}
+	isAPI := x.needAPIs && e.CapabilityType == string(skillcat.API)
+	var ins []byte
+	if mdFresh && x.needFull && !isAPI {
+		ins = o.previous(md)
 	}
-	type job struct {
-		i       int
-		data    []byte
-		mdFresh bool
-	}
-	jobs := make(chan job, workers*2)
-	g, gctx := errgroup.WithContext(ctx)
-	for w := 0; w < workers; w++ {
-		g.Go(func() error {
-			for j := range jobs {
-				if err := one(j.i, j.data, j.mdFresh); err != nil {
-					return err
-				}
-			}
-			return nil
-		})
-	}
-	err := cat.db.EachDescriptor(gctx, func(id string, data []byte) error {
-		i, ok := at[id]
-		if !ok {
-			return fmt.Errorf("skill %q: not in the listing", id)
+	if ins == nil || isAPI {
+		d, err := decode()
+		if err != nil {
+			return fmt.Errorf("skill %q: %w", e.ID, err)
 		}
-		e := &listed[i]
-		md := r.skillMD(names[id])
-		mdFresh := on.AgentSkills && o.fresh(md, mdKey(keys, e, names[id]))
-		if mdFresh {
-			entries[i].Digest = "sha256:" + o.prev[md].Hash
-		}
-		isAPI := e.CapabilityType == string(skillcat.API)
-		if (mdFresh || !on.AgentSkills) && !needFull && !(needAPIs && isAPI) {
-			return nil
-		}
-		select {
-		case jobs <- job{i, data, mdFresh}:
-			return nil
-		case <-gctx.Done():
-			return gctx.Err()
-		}
-	})
-	close(jobs)
-	if werr := g.Wait(); werr != nil {
-		return werr
+		s.Descriptor = d
 	}
-	if err != nil {
-		return err
+	if ins == nil {
+		var err error
+		if ins, err = agentskills.Instructions(s); err != nil {
+			return fmt.Errorf("skill %q: SKILL.md: %w", e.ID, err)
+		}
 	}
-	if on.AgentSkills {
+	if x.on.AgentSkills && !mdFresh {
+		s.DescriptorURL, s.PageURL = r.published(md, r.descriptor(e.ID)), r.published(md, r.skillPage(e.ID))
+		doc := agentskills.DocumentWith(s, ins)
+		sum := sha256.Sum256(doc)
+		x.entries[i].Digest = "sha256:" + hex.EncodeToString(sum[:])
+		if err := o.write(md, doc, mdKey(x.keys, e, name)); err != nil {
+			return err
+		}
+	}
+	if x.needFull {
+		s.DescriptorURL, s.PageURL = r.published(r.llmsFull(), r.descriptor(e.ID)), r.published(r.llmsFull(), r.skillPage(e.ID))
+		x.bodies[i] = append(ins[:len(ins):len(ins)], agentskills.Links(s)...)
+	}
+	if isAPI {
+		a := apiOf(r, s.Descriptor, e)
+		x.apis[i] = &a
+	}
+	return nil
+}
+
+// finish writes the aggregate documents once every skill's part is made.
+func (x *exportRun) finish() error {
+	r, o, listed, names, key := x.r, x.o, x.listed, x.names, x.key
+	if x.on.AgentSkills {
+		entries := x.entries
 		for i, s := range listed {
 			entries[i].Name = names[s.ID]
 			entries[i].Type = agentskills.TypeSkillMD
@@ -214,9 +214,9 @@ func renderExports(ctx context.Context, r routes, cat *catalog, listed []store.S
 			return err
 		}
 	}
-	if needAPIs {
+	if x.needAPIs {
 		var list []apicatalog.API
-		for _, a := range apis {
+		for _, a := range x.apis {
 			if a != nil {
 				list = append(list, *a)
 			}
@@ -229,13 +229,13 @@ func renderExports(ctx context.Context, r routes, cat *catalog, listed []store.S
 			return err
 		}
 	}
-	if on.LLMsTxt {
-		f := llmsFile(r, cat.site, listed, names)
+	if x.on.LLMsTxt {
+		f := llmsFile(r, x.site, listed, names)
 		if err := o.write(r.llmsTxt(), llmstxt.Encode(f), key); err != nil {
 			return err
 		}
-		if needFull {
-			if err := o.write(r.llmsFull(), llmstxt.EncodeFull(f, bodies), key); err != nil {
+		if x.needFull {
+			if err := o.write(r.llmsFull(), llmstxt.EncodeFull(f, x.bodies), key); err != nil {
 				return err
 			}
 		}

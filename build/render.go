@@ -116,50 +116,94 @@ func render(ctx context.Context, cfg Config, cat *catalog, listed []store.Skill,
 	if werr != nil {
 		return werr
 	}
-	if err := renderExports(ctx, r, cat, listed, o, keys, workerCount(cfg.Workers)); err != nil {
-		return fmt.Errorf("exports: %w", err)
+	x := newExportRun(r, cat, listed, o, keys)
+	if err := renderSkills(ctx, cfg, pages, cat, listed, o, keys, x); err != nil {
+		return err
 	}
-	return renderSkills(ctx, cfg, pages, cat, listed, o, keys)
+	if x != nil {
+		if err := x.finish(); err != nil {
+			return fmt.Errorf("exports: %w", err)
+		}
+	}
+	return nil
 }
 
-// renderSkills writes every listed skill's descriptor and page, in
-// parallel, streaming the descriptors out of the index. A page whose
-// descriptor and site are those of the previous build is not rendered.
-func renderSkills(ctx context.Context, cfg Config, p *pages, cat *catalog, listed []store.Skill, o *output, keys buildKeys) error {
+// renderSkills writes every listed skill's descriptor and page, and its
+// part of the exports (x, nil when they are off), in parallel, streaming
+// the descriptors out of the index once and decoding each at most once. A
+// page whose descriptor and site are those of the previous build is not
+// rendered.
+func renderSkills(ctx context.Context, cfg Config, p *pages, cat *catalog, listed []store.Skill, o *output, keys buildKeys, x *exportRun) error {
 	entries := make(map[string]*store.Skill, len(listed))
 	for i := range listed {
 		entries[listed[i].ID] = &listed[i]
 	}
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(workerCount(cfg.Workers))
-	// send renders one skill on the next free worker; it waits while all
-	// are busy, so descriptors are read only as fast as they are rendered.
-	send := func(id string, d []byte) error {
+	// stale says whether skill e's descriptor or page must be made.
+	stale := func(e *store.Skill) bool {
+		return o.prev == nil || !o.fresh(p.routes.descriptor(e.ID), e.Digest) || !o.fresh(p.routes.skillPage(e.ID), pageKey(keys, e))
+	}
+	// send makes one skill's files on the next free worker; it waits while
+	// all are busy, so descriptors are read only as fast as they are made.
+	send := func(id string, d []byte, page, export, mdFresh bool, at int) error {
 		if err := gctx.Err(); err != nil {
 			return err
 		}
 		g.Go(func() error {
-			if err := renderSkill(p, entries[id], d, o, keys); err != nil {
-				return fmt.Errorf("render skill %q: %w", id, err)
+			var desc *skillcat.SkillDescriptor
+			decode := func() (*skillcat.SkillDescriptor, error) {
+				if desc == nil {
+					desc = new(skillcat.SkillDescriptor)
+					if err := desc.UnmarshalJSON(d); err != nil {
+						return nil, fmt.Errorf("decode published descriptor: %w", err)
+					}
+				}
+				return desc, nil
+			}
+			if page {
+				if err := renderSkill(p, entries[id], d, decode, o, keys); err != nil {
+					return fmt.Errorf("render skill %q: %w", id, err)
+				}
+			}
+			if export {
+				if err := x.one(at, decode, mdFresh); err != nil {
+					return fmt.Errorf("exports: %w", err)
+				}
 			}
 			return nil
 		})
 		return nil
 	}
 	var err error
-	if o.prev == nil {
+	switch {
+	case x != nil:
+		// The exports need every descriptor (llms-full.txt) or look at
+		// each: stream them all, once for both.
+		err = cat.db.EachDescriptor(gctx, func(id string, d []byte) error {
+			at, export, mdFresh, err := x.wants(id)
+			if err != nil {
+				return fmt.Errorf("exports: %w", err)
+			}
+			page := stale(entries[id])
+			if !page && !export {
+				return nil
+			}
+			return send(id, d, page, export, mdFresh, at)
+		})
+	case o.prev == nil:
 		// Cold: stream every descriptor out of the index.
-		err = cat.db.EachDescriptor(gctx, send)
-	} else {
+		err = cat.db.EachDescriptor(gctx, func(id string, d []byte) error { return send(id, d, true, false, false, 0) })
+	default:
 		// Incremental: fetch only the descriptors whose files are stale.
 		for i := range listed {
 			e := &listed[i]
-			if o.fresh(p.routes.descriptor(e.ID), e.Digest) && o.fresh(p.routes.skillPage(e.ID), pageKey(keys, e)) {
+			if !stale(e) {
 				continue
 			}
 			d, derr := cat.db.Descriptor(gctx, e.ID)
 			if derr == nil {
-				derr = send(e.ID, d)
+				derr = send(e.ID, d, true, false, false, 0)
 			}
 			if derr != nil {
 				err = derr
@@ -180,8 +224,10 @@ func renderSkills(ctx context.Context, cfg Config, p *pages, cat *catalog, liste
 // pageKey is what a skill page is made from: the site and the descriptor.
 func pageKey(keys buildKeys, e *store.Skill) string { return keys.site + " " + e.Digest }
 
-// renderSkill writes one skill's descriptor and page.
-func renderSkill(p *pages, e *store.Skill, published []byte, o *output, keys buildKeys) error {
+// renderSkill writes one skill's descriptor and page; decode gives the
+// descriptor decoded from published, decoded once for the page and the
+// exports.
+func renderSkill(p *pages, e *store.Skill, published []byte, decode func() (*skillcat.SkillDescriptor, error), o *output, keys buildKeys) error {
 	if file := p.routes.descriptor(e.ID); !o.fresh(file, e.Digest) {
 		if err := o.write(file, published, e.Digest); err != nil {
 			return err
@@ -191,9 +237,9 @@ func renderSkill(p *pages, e *store.Skill, published []byte, o *output, keys bui
 	if o.fresh(page, key) {
 		return nil
 	}
-	d := new(skillcat.SkillDescriptor)
-	if err := d.UnmarshalJSON(published); err != nil {
-		return fmt.Errorf("decode published descriptor: %w", err)
+	d, err := decode()
+	if err != nil {
+		return err
 	}
 	data, err := p.skillPage(&publishedSkill{Descriptor: d, Published: published, Digest: e.Digest, Summary: e.Summary})
 	if err != nil {
