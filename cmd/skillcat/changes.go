@@ -34,6 +34,11 @@ func followChanges(ctx context.Context, e *env, c *client.Client, site string, o
 			enc.SetIndent("", "  ")
 			enc.SetEscapeHTML(false)
 			werr = enc.Encode(out)
+		} else if len(ch.Events) == 0 {
+			_, werr = fmt.Fprintf(e.stdout, "no changes after %d\n", opts.Since)
+			if werr == nil {
+				_, werr = fmt.Fprintf(e.stdout, "latest: %d (epoch %s): next time, --since %d --epoch %s\n", ch.Latest, printable(ch.Epoch), ch.Latest, printable(ch.Epoch))
+			}
 		} else {
 			tw := tabwriter.NewWriter(e.stdout, 0, 8, 2, ' ', 0)
 			fmt.Fprintln(tw, "SEQ\tOP\tID\tVERSION")

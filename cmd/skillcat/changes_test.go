@@ -104,6 +104,9 @@ func TestFollowChanges(t *testing.T) {
 	if third := sinceJSON(t, srv.URL, "--since", "20"); len(third.Events) != 0 || third.Latest != second.Latest {
 		t.Errorf("after a rebuild of the same sources: %+v", third)
 	}
+	if code, stdout, _ := runCmd(t, "discover", srv.URL, "--since", "20"); code != 0 || !strings.HasPrefix(stdout, "no changes after 20\nlatest: 20") {
+		t.Errorf("text output with nothing new: exit %d\n%s", code, stdout)
+	}
 	code, stdout, _ := runCmd(t, "discover", srv.URL, "--since", "0")
 	if code != 0 || !strings.Contains(stdout, "latest: 20") || !strings.Contains(stdout, "--since 20 --epoch "+first.Epoch) {
 		t.Errorf("text output: exit %d\n%s", code, stdout)
