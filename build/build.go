@@ -78,8 +78,10 @@ type Config struct {
 	Dev bool
 	// Cache, when set, is the rebuild cache file: an unchanged source is not
 	// parsed again, an unchanged page not rendered again, and an unchanged
-	// output file not written again. A missing or corrupt cache means a
-	// cold build. Empty means no cache.
+	// output file not written again. A missing or damaged cache means a
+	// cold build (Result.Notice says so); a file there that is not a
+	// skillcat cache is an ErrConfig error and is left untouched. Empty
+	// means no cache.
 	Cache string
 	// Host names the host the site is deployed to (one of Hosts, such as
 	// "netlify"); the build warns when the output crosses its limits. It
