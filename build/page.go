@@ -8,6 +8,7 @@ import (
 	"path"
 	"sort"
 	"strings"
+	"sync/atomic"
 
 	skillcat "github.com/skillcat/skillcat"
 	"github.com/skillcat/skillcat/store"
@@ -21,6 +22,7 @@ type pages struct {
 	site   Site
 	fsys   fs.FS
 	tmpls  map[string]*template.Template // by page file name
+	sizes  map[string]*atomic.Int64      // a size hint for each: its last page and some
 }
 
 // pageFiles are the page templates; each is parsed with the shared layout
@@ -47,7 +49,7 @@ func newPages(cfg Config, site Site) (*pages, error) {
 			return nil, err
 		}
 	}
-	p := &pages{cfg: cfg, routes: r, site: site, fsys: fsys, tmpls: map[string]*template.Template{}}
+	p := &pages{cfg: cfg, routes: r, site: site, fsys: fsys, tmpls: map[string]*template.Template{}, sizes: map[string]*atomic.Int64{}}
 	for _, name := range pageFiles {
 		t, err := base.Clone()
 		if err != nil {
@@ -57,6 +59,7 @@ func newPages(cfg Config, site Site) (*pages, error) {
 			return nil, err
 		}
 		p.tmpls[name] = t.Funcs(schemaTableFunc(t))
+		p.sizes[name] = new(atomic.Int64)
 	}
 	return p, nil
 }
@@ -170,10 +173,20 @@ func items(skills []store.Skill) []listItem {
 	return out
 }
 
+// execute renders the page template name. The buffer starts a little
+// above the size of the last page of that template, so that a page is not
+// copied again at each doubling as it grows (a skill page is about 20 KB).
 func (p *pages) execute(name string, data *page) ([]byte, error) {
+	hint := p.sizes[name]
 	var buf bytes.Buffer
+	if hint != nil {
+		buf.Grow(int(hint.Load()))
+	}
 	if err := p.tmpls[name].ExecuteTemplate(&buf, name, data); err != nil {
 		return nil, fmt.Errorf("execute template %q: %w", name, err)
+	}
+	if hint != nil {
+		hint.Store(int64(buf.Len() + buf.Len()/8))
 	}
 	return buf.Bytes(), nil
 }
