@@ -294,6 +294,11 @@ const (
 	PlaceholderDocumentationURL = "https://your-organisation.example.com/docs/" // and the id
 )
 
+// PlaceholderServer stands in for a server an imported document does not
+// give as an absolute URL (skillcat import writes it, plus the path, and
+// says so); a skill still calling it was not finished.
+const PlaceholderServer = "https://server.placeholder.invalid"
+
 // placeholders warns of each member that still holds what skillcat new
 // wrote.
 func placeholders(src *Source, root *Node) Violations {
@@ -312,6 +317,10 @@ func placeholders(src *Source, root *Node) Violations {
 	check(Path{"provider", "url"}, is(PlaceholderProviderURL), "give your organisation's web site, or remove the member")
 	check(Path{"provider", "email"}, is(PlaceholderProviderEmail), "give an address that reaches you, or remove the member")
 	check(Path{"endpoint", "url"}, prefix(PlaceholderEndpointURL), "give the URL your skill is served at")
+	if n := root.Lookup(Path{"endpoint", "url"}); n != nil && n.Kind == String && strings.HasPrefix(n.Text, PlaceholderServer) {
+		vs = append(vs, src.violation(root, n, Path{"endpoint", "url"},
+			"still holds the placeholder server skillcat import wrote (the document gave no absolute server URL); give the URL your skill is served at, or import again with --server URL"))
+	}
 	check(Path{"documentation_url"}, prefix(PlaceholderDocumentationURL), "link your skill's documentation, or remove the member")
 	return vs
 }

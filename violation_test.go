@@ -486,6 +486,8 @@ func TestDescriptorRules(t *testing.T) {
 				warning(9, `"skills@`, "/provider/email", "provider.email", "still holds the placeholder skillcat new wrote; give an address that reaches you, or remove the member"),
 				warning(10, `"https://api.example.com`, "/endpoint/url", "endpoint.url", "still holds the placeholder skillcat new wrote; give the URL your skill is served at"),
 				warning(17, `"https://your`, "/documentation_url", "documentation_url", "still holds the placeholder skillcat new wrote; link your skill's documentation, or remove the member")}},
+		{name: "WarnImportPlaceholderServer", edits: []edit{with("endpoint", `{"url": "https://server.placeholder.invalid/v2/pets"}`)},
+			want: []want{warning(10, `"https://server`, "/endpoint/url", "endpoint.url", "still holds the placeholder server skillcat import wrote (the document gave no absolute server URL); give the URL your skill is served at, or import again with --server URL")}},
 
 		// 6: file-level problems.
 		{name: "ErrFileEmpty", src: []byte{}, want: []want{fileErr(1, 1, "file is empty: expected a JSON object")}},

@@ -247,7 +247,7 @@ func (c *card) endpoint() (string, error) {
 
 // placeholderServer stands in for an interface URL the card does not
 // give as an absolute URL; a warning says to edit it, or to pass --server.
-const placeholderServer = "https://agent.example.com"
+const placeholderServer = skillcat.PlaceholderServer
 
 // templatePath returns the path of an interface URL that is a template or
 // relative: what follows a leading {VARIABLE} or host, percent-encoded

@@ -260,7 +260,7 @@ func (r *reader) server(s *skillcat.Node, at string) skillcat.Violations {
 
 // placeholderServer stands in for the host of a relative remote URL in a
 // file; a warning says to edit it, or to pass --server.
-const placeholderServer = "https://mcp.example.com"
+const placeholderServer = skillcat.PlaceholderServer
 
 // remoteInfo is a server's first remote in either form.
 type remoteInfo struct {

@@ -121,7 +121,7 @@ func TestMapping(t *testing.T) {
 		{name: "EndpointRelativeServerResolved", doc: spec("3.0.3", "servers: [{url: /api}]", "  /x:\n    get: {responses: {'200': {description: ok}}}"),
 			opts: skillcat.ImportOptions{Location: "https://docs.shop.example.net/spec/openapi.yaml"}, path: []any{"endpoint", "url"}, want: `"https://docs.shop.example.net/api/x"`},
 		{name: "EndpointPlaceholder", doc: spec("3.0.3", "servers: [{url: /api}]", "  /x:\n    get: {responses: {'200': {description: ok}}}"),
-			path: []any{"endpoint", "url"}, want: `"https://api.example.com/api/x"`, wantWarn: "placeholder"},
+			path: []any{"endpoint", "url"}, want: `"https://server.placeholder.invalid/api/x"`, wantWarn: "placeholder"},
 		{name: "EndpointServerFlag", doc: spec("3.0.3", server, "  /x:\n    get: {responses: {'200': {description: ok}}}"),
 			opts: skillcat.ImportOptions{Server: "https://staging.shop.example.net/"}, path: []any{"endpoint", "url"}, want: `"https://staging.shop.example.net/x"`},
 		{name: "SecondServerDropped", doc: spec("3.0.3", "servers: [{url: 'https://a.shop.example.net'}, {url: 'https://b.shop.example.net'}]", "  /x:\n    get: {responses: {'200': {description: ok}}}"),

@@ -135,7 +135,7 @@ func (d *document) skills(opts skillcat.ImportOptions) (*skillcat.Imported, erro
 
 // placeholderServer stands in for a server the document does not give as
 // an absolute URL; a warning says to edit it, or to pass --server.
-const placeholderServer = "https://api.example.com"
+const placeholderServer = skillcat.PlaceholderServer
 
 // server returns the base URL operations are joined to: opts.Server, or
 // the first of servers, its variables replaced by their defaults and a
