@@ -51,6 +51,13 @@ func TestHTMLValid(t *testing.T) {
 		if m.Type == "info" && m.SubType != "warning" {
 			continue
 		}
+		// The checker reads the pages as file: URLs, whose origin is opaque,
+		// so the pages' <meta> CSP ('self') blocks their own assets there;
+		// served over HTTP they load (TestPagesClean checks that in
+		// Chromium, with no console error).
+		if m.Type == "info" && strings.HasPrefix(m.Message, "Resource violates Content Security Policy (meta tag)") {
+			continue
+		}
 		kind := m.Type
 		if m.SubType != "" {
 			kind += "/" + m.SubType
