@@ -576,20 +576,8 @@ func validate(d *skillcat.SkillDescriptor) (*skillcat.SkillDescriptor, skillcat.
 // hold, or "".
 func absURL(u string) string {
 	u = strings.TrimSpace(u)
-	pu, err := url.Parse(u)
-	if err != nil || (pu.Scheme != "https" && pu.Scheme != "http") || pu.Host == "" || len(u) > 2048 {
+	if _, err := url.Parse(u); err != nil || !skillcat.IsHTTPURL(u) {
 		return ""
-	}
-	for i := 0; i < len(pu.Host); i++ {
-		ch := pu.Host[i]
-		if !(ch >= 'a' && ch <= 'z' || ch >= 'A' && ch <= 'Z' || ch >= '0' && ch <= '9' || strings.IndexByte("._~%!$&'()*+,;=:@[]-", ch) >= 0) {
-			return ""
-		}
-	}
-	for i := 0; i < len(u); i++ {
-		if u[i] < '!' || u[i] > '~' {
-			return ""
-		}
 	}
 	return u
 }

@@ -510,20 +510,8 @@ func encodeURL(s string) string {
 // absURL returns u when it is an absolute http(s) URL with a host, or "".
 func absURL(u string) string {
 	u = strings.TrimSpace(u)
-	pu, err := url.Parse(u)
-	if err != nil || (pu.Scheme != "https" && pu.Scheme != "http") || pu.Host == "" || len(u) > 2048 {
+	if _, err := url.Parse(u); err != nil || !skillcat.IsHTTPURL(u) {
 		return ""
-	}
-	for i := 0; i < len(pu.Host); i++ {
-		c := pu.Host[i]
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("._~%!$&'()*+,;=:@[]-", c) >= 0) {
-			return ""
-		}
-	}
-	for i := 0; i < len(u); i++ {
-		if u[i] < '!' || u[i] > '~' {
-			return ""
-		}
 	}
 	return u
 }

@@ -217,41 +217,8 @@ func absURL(u, base string) string {
 		}
 	}
 	s := pu.String()
-	if !httpURL(s) {
+	if !skillcat.IsHTTPURL(s) {
 		return ""
 	}
 	return s
-}
-
-// httpURL reports whether s is an absolute http(s) URL as the descriptor
-// schema has it: a host of URL characters, then printable ASCII only.
-func httpURL(s string) bool {
-	if len(s) > 2048 {
-		return false
-	}
-	rest, ok := strings.CutPrefix(s, "https://")
-	if !ok {
-		if rest, ok = strings.CutPrefix(s, "http://"); !ok {
-			return false
-		}
-	}
-	host := rest
-	if i := strings.IndexAny(rest, "/?#"); i >= 0 {
-		host = rest[:i]
-	}
-	if host == "" {
-		return false
-	}
-	for i := 0; i < len(host); i++ {
-		c := host[i]
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("._~%!$&'()*+,;=:@[]-", c) >= 0) {
-			return false
-		}
-	}
-	for i := len(host); i < len(rest); i++ {
-		if rest[i] < '!' || rest[i] > '~' {
-			return false
-		}
-	}
-	return true
 }
