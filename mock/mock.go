@@ -28,6 +28,10 @@
 // with a Location) and answers running to the polls before the last, to
 // exercise a client's polling.
 //
+// Every answer allows any origin (CORS), and a preflight OPTIONS request
+// is answered for any method and the headers it asks for, so a consumer in
+// a browser can call the mock as it calls the catalog.
+//
 // The mock checks that an api_key or oauth2 credential is present (and
 // equals Handler.Credential when that is set); it cannot follow a custom
 // auth's instructions, so a custom skill is called without a check.
@@ -110,6 +114,9 @@ func SkillPath(id string) string { return "/skills/" + id }
 // ServeHTTP answers an invocation at /skills/<id> or a poll at
 // /executions/<exec>.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if cors(w, r) {
+		return
+	}
 	switch {
 	case strings.HasPrefix(r.URL.Path, "/skills/"):
 		h.invoke(w, r, strings.TrimPrefix(r.URL.Path, "/skills/"))
@@ -118,6 +125,27 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	default:
 		http.NotFound(w, r)
 	}
+}
+
+// cors lets a page of any origin read the answer, and answers a CORS
+// preflight request (OPTIONS with Access-Control-Request-Method) itself,
+// reporting whether it did.
+func cors(w http.ResponseWriter, r *http.Request) bool {
+	hd := w.Header()
+	hd.Set("Access-Control-Allow-Origin", "*")
+	hd.Set("Access-Control-Expose-Headers", "Location, Retry-After, WWW-Authenticate")
+	method := r.Header.Get("Access-Control-Request-Method")
+	if r.Method != http.MethodOptions || method == "" {
+		return false
+	}
+	hd.Set("Access-Control-Allow-Methods", method)
+	if asked := r.Header.Get("Access-Control-Request-Headers"); asked != "" {
+		hd.Set("Access-Control-Allow-Headers", asked)
+	}
+	hd.Set("Access-Control-Max-Age", "600")
+	hd.Add("Vary", "Access-Control-Request-Method, Access-Control-Request-Headers")
+	w.WriteHeader(http.StatusNoContent)
+	return true
 }
 
 func (h *Handler) invoke(w http.ResponseWriter, r *http.Request, id string) {

@@ -231,3 +231,36 @@ func TestMockConcurrent(t *testing.T) {
 		t.Errorf("got %d succeeded executions, want 20", ok.Load())
 	}
 }
+
+func TestMockCORS(t *testing.T) {
+	h := mock.New(forecast("POST", skillcat.Auth{Type: skillcat.AuthAPIKey, In: "header", Name: "X-Key"}))
+	h.Credential = "k1"
+	pre := call(t, h, "OPTIONS", "/skills/weather.forecast", "", "", http.Header{
+		"Origin":                         {"https://app.example.org"},
+		"Access-Control-Request-Method":  {"POST"},
+		"Access-Control-Request-Headers": {"content-type, x-key"},
+	})
+	if pre.status != http.StatusNoContent {
+		t.Fatalf("preflight: got HTTP %d, want 204", pre.status)
+	}
+	for k, want := range map[string]string{
+		"Access-Control-Allow-Origin":  "*",
+		"Access-Control-Allow-Methods": "POST",
+		"Access-Control-Allow-Headers": "content-type, x-key",
+	} {
+		if got := pre.header.Get(k); got != want {
+			t.Errorf("preflight %s: got %q, want %q", k, got, want)
+		}
+	}
+	a := call(t, h, "POST", "/skills/weather.forecast", "application/json", berlin, http.Header{"Origin": {"https://app.example.org"}, "X-Key": {"k1"}})
+	if a.status != 200 || a.header.Get("Access-Control-Allow-Origin") != "*" {
+		t.Errorf("invocation: got HTTP %d with Access-Control-Allow-Origin %q, want 200 with *", a.status, a.header.Get("Access-Control-Allow-Origin"))
+	}
+	if !strings.Contains(a.header.Get("Access-Control-Expose-Headers"), "Location") {
+		t.Errorf("invocation: Access-Control-Expose-Headers %q lacks Location (a browser could not follow a 202)", a.header.Get("Access-Control-Expose-Headers"))
+	}
+	// An OPTIONS that is not a preflight is an invocation with the wrong method.
+	if a := call(t, h, "OPTIONS", "/skills/weather.forecast", "", "", nil); a.status != http.StatusMethodNotAllowed {
+		t.Errorf("plain OPTIONS: got HTTP %d, want 405", a.status)
+	}
+}

@@ -117,9 +117,10 @@ func resolve(site, urlPath string) (name, redirect string) {
 }
 
 // notFound serves 404.html with status 404, or the error page while the
-// content is broken.
+// content is broken and a page was asked for (a browser's own request for
+// /favicon.ico, say, gets the plain 404).
 func (s *Server) notFound(w http.ResponseWriter, r *http.Request, st state) {
-	if st.fail != nil {
+	if st.fail != nil && wantsPage(r) {
 		overlay(w, st.fail, contentSource(s.cfg.Build))
 		return
 	}
@@ -131,6 +132,16 @@ func (s *Server) notFound(w http.ResponseWriter, r *http.Request, st state) {
 	}
 	w.Header().Set("Cache-Control", "no-store")
 	http.NotFound(w, r)
+}
+
+// wantsPage reports whether r asks for a page rather than a resource: its
+// path names a folder or an HTML file, or it accepts HTML.
+func wantsPage(r *http.Request) bool {
+	switch path.Ext(r.URL.Path) {
+	case "", ".html", ".htm":
+		return true
+	}
+	return strings.Contains(r.Header.Get("Accept"), "text/html")
 }
 
 // serveFile writes the site's file name with status code, with the headers

@@ -369,6 +369,9 @@ func TestServe(t *testing.T) {
 		if resp.StatusCode != http.StatusInternalServerError || !strings.Contains(page, "Build failed") {
 			t.Errorf("GET skill page while broken: got %s, want 500 with the error page", resp.Status)
 		}
+		if resp, body := s.get(t, "/favicon.ico"); resp.StatusCode != http.StatusNotFound || strings.Contains(body, "Build failed") {
+			t.Errorf("GET /favicon.ico while broken: got %s, want 404 without the error page", resp.Status)
+		}
 		resp, index := s.get(t, "/.well-known/skills.json")
 		if resp.StatusCode != http.StatusOK || !strings.Contains(index, renamed) {
 			t.Errorf("GET /.well-known/skills.json while broken: got %s, want 200 with the last good index (%q)", resp.Status, renamed)
