@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/getkin/kin-openapi/openapi3"
 	skillcat "github.com/skillcat/skillcat"
@@ -48,10 +49,7 @@ func (o *operation) skill(opts skillcat.ImportOptions, prefix, version string, p
 		slug = skillcat.Slug(o.method+" "+o.path, 100)
 	}
 	d.ID = ids.Make(prefix + "." + slug)
-	d.Name = skillcat.Label(op.Summary, 120)
-	if d.Name == "" {
-		d.Name = skillcat.Label(nameOf(op.OperationID, o.method, o.path), 120)
-	}
+	d.Name = nameFor(op.Summary, op.OperationID, o.method, o.path)
 	d.Description = o.description()
 
 	servers := op.Servers
@@ -118,6 +116,24 @@ func (o *operation) skill(opts skillcat.ImportOptions, prefix, version string, p
 	}
 	d.Examples = examples
 	return o.finish(d, inputs, output)
+}
+
+// maxName is the longest summary taken as a skill's name as it is; a longer
+// one is a sentence, which the description keeps.
+const maxName = 60
+
+// nameFor chooses a skill's name: the operation's summary when it reads as
+// a name (short, without a closing period), else one made of the
+// operationId, else the summary cut short, else the method and path.
+func nameFor(summary, operationID, method, p string) string {
+	s := skillcat.Label(summary, 120)
+	if t := strings.TrimSuffix(s, "."); t != "" && !strings.Contains(t, ". ") && utf8.RuneCountInString(t) <= maxName {
+		return t
+	}
+	if operationID != "" || s == "" {
+		return skillcat.Label(nameOf(operationID, method, p), 120)
+	}
+	return skillcat.Label(strings.TrimSuffix(s, "."), maxName)
 }
 
 // nameOf makes a name of an operationId ("listPets" → "List pets"), or of
@@ -291,6 +307,10 @@ func (o *operation) inputs() (map[string]any, []skillcat.Example) {
 			sch = set.ref(mt.Schema, "/inputs/properties/"+name)
 			if !jsonMedia(mtName) && !formMedia(mtName) {
 				sch = map[string]any{"type": "string", "contentMediaType": mtName}
+			}
+			if !jsonMedia(mtName) {
+				o.warn(o.at+"/requestBody/content/"+escape(mtName), fmt.Sprintf(
+					"the API takes its body as %s, but the protocol's HTTP binding sends the invocation as JSON: the endpoint must also accept JSON, or sit behind an adapter that converts it", mtName))
 			}
 			bodies = mediaExamples(mt)
 		}
