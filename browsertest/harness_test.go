@@ -105,9 +105,10 @@ func builtSite(t *testing.T, content string, csp bool) *site {
 	}
 	out := filepath.Join(tmpRoot, strings.NewReplacer("/", "_", ".", "_").Replace(key))
 	_, err := build.Build(context.Background(), build.Config{
-		Content:    os.DirFS(content),
-		ContentDir: content,
-		Out:        out,
+		Content:      os.DirFS(content),
+		ContentLabel: content,
+		ContentPath:  content,
+		Out:          out,
 	})
 	if err != nil {
 		t.Fatalf("build %s: %v", content, err)

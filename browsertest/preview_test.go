@@ -46,7 +46,7 @@ Warned <b>skill</b>.
 // on 127.0.0.1.
 func servePreview(t *testing.T, dir string) (*preview.Server, string) {
 	t.Helper()
-	s, err := preview.New(preview.Config{Build: build.Config{Content: os.DirFS(dir), ContentDir: dir}, Watch: []string{dir}, TempDir: t.TempDir()})
+	s, err := preview.New(preview.Config{Build: build.Config{Content: os.DirFS(dir), ContentLabel: dir, ContentPath: dir}, Watch: []string{dir}, TempDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -72,7 +72,7 @@ func scaleFigures(t *testing.T, root string, n int) {
 		os.RemoveAll(out)
 		start := time.Now()
 		var err error
-		res, err = build.Build(context.Background(), build.Config{Content: os.DirFS(content), ContentDir: content, Out: out})
+		res, err = build.Build(context.Background(), build.Config{Content: os.DirFS(content), ContentLabel: content, ContentPath: content, Out: out})
 		if err != nil {
 			t.Fatal(err)
 		}

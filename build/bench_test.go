@@ -184,7 +184,7 @@ func benchBuild(b *testing.B, n int) {
 	cpu0 := cpuTime()
 	for i := 0; i < b.N; i++ {
 		out := filepath.Join(dir, "out-"+itoa(i))
-		if _, err := Build(context.Background(), Config{Content: os.DirFS(content), ContentDir: content, Out: out}); err != nil {
+		if _, err := Build(context.Background(), Config{Content: os.DirFS(content), ContentLabel: content, ContentPath: content, Out: out}); err != nil {
 			b.Fatal(err)
 		}
 		b.StopTimer()

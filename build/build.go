@@ -40,12 +40,16 @@ import (
 
 // Config is everything a build needs; flags enter in cmd/ and travel here.
 type Config struct {
-	// Content is the content directory; ContentDir is its name for messages
-	// ("content"), joined with each source path. When ContentDir is the
-	// directory's path, as on the command line, Build refuses an Out that
-	// is or holds it, and skips an Out inside it when reading sources.
-	Content    fs.FS
-	ContentDir string
+	// Content is the content directory the sources are read from.
+	Content fs.FS
+	// ContentLabel is how messages name the content directory ("content"):
+	// each source's path is joined to it, as in content/weather.md:3:1.
+	ContentLabel string
+	// ContentPath, when Content is a directory on disk (as on the command
+	// line), is that directory's path: Build refuses an Out that is or
+	// holds it, and skips an Out inside it when reading sources. Empty
+	// means Content is not on disk, or Out cannot be inside it.
+	ContentPath string
 	// Out is the output directory; it is replaced whole on success.
 	Out string
 	// BaseURL, when set, makes every published URL absolute and adds
@@ -356,7 +360,7 @@ func checkConfig(cfg *Config) error {
 		return fmt.Errorf("%w: the build date %d (SOURCE_DATE_EPOCH) is outside 1970 to 9999, which dates in the output can express", ErrConfig, cfg.Time.Unix())
 	}
 	if _, holds := outputWithin(*cfg); holds {
-		return fmt.Errorf("%w: --out %q would replace the content directory %q, which it contains; choose an output folder outside it", ErrConfig, cfg.Out, cfg.ContentDir)
+		return fmt.Errorf("%w: --out %q would replace the content directory %q, which it contains; choose an output folder outside it", ErrConfig, cfg.Out, cfg.ContentPath)
 	}
 	if info, err := os.Lstat(cfg.Out); err == nil && info.Mode()&os.ModeSymlink != 0 {
 		// Replace the folder the link points to; the link stays.
@@ -404,15 +408,15 @@ func foreign(out string) bool {
 	return !routes{}.isBuiltSite(os.DirFS(out), ".")
 }
 
-// outputWithin places cfg.Out against the content directory cfg.ContentDir:
+// outputWithin places cfg.Out against the content directory cfg.ContentPath:
 // rel is Out's slash-separated path inside the content directory ("" when
 // it is not inside), and holds reports whether Out is the content directory
 // or one of its parents, which the swap would delete.
 func outputWithin(cfg Config) (rel string, holds bool) {
-	if cfg.ContentDir == "" || cfg.Out == "" {
+	if cfg.ContentPath == "" || cfg.Out == "" {
 		return "", false
 	}
-	content, out := realPath(cfg.ContentDir), realPath(cfg.Out)
+	content, out := realPath(cfg.ContentPath), realPath(cfg.Out)
 	outside := func(r string) bool { return r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) }
 	r, err := filepath.Rel(content, out)
 	switch {

@@ -110,7 +110,7 @@ func symlink(target string) *fstest.MapFile {
 
 // config is the Config of a test build of fsys into out.
 func config(fsys fs.FS, out string) build.Config {
-	return build.Config{Content: fsys, ContentDir: "content", Out: out, Time: testTime}
+	return build.Config{Content: fsys, ContentLabel: "content", Out: out, Time: testTime}
 }
 
 // mustBuild builds and fails the test on any error.

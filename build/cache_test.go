@@ -46,7 +46,7 @@ func newCacheFixture(t *testing.T, n int) *cacheFixture {
 }
 
 func (f *cacheFixture) config(out, cache string) build.Config {
-	return build.Config{Content: os.DirFS(f.content), ContentDir: f.content, Out: out, Cache: cache, Workers: 2, Time: f.when}
+	return build.Config{Content: os.DirFS(f.content), ContentLabel: f.content, ContentPath: f.content, Out: out, Cache: cache, Workers: 2, Time: f.when}
 }
 
 // build builds with the cache and fails the test on error.
@@ -334,7 +334,7 @@ func TestCacheForeign(t *testing.T) {
 			tc.make(t, path)
 			before := fileSum(path)
 			out := filepath.Join(dir, "public")
-			_, err := build.Build(context.Background(), build.Config{Content: os.DirFS(content), ContentDir: content, Out: out, Cache: path})
+			_, err := build.Build(context.Background(), build.Config{Content: os.DirFS(content), ContentLabel: content, ContentPath: content, Out: out, Cache: path})
 			if !errors.Is(err, build.ErrConfig) || !strings.Contains(err.Error(), "not a skillcat rebuild cache") {
 				t.Fatalf("got %v, want a configuration error saying it is not a cache", err)
 			}

@@ -32,7 +32,7 @@ func BenchmarkExports10000(b *testing.B) {
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
 				out := filepath.Join(dir, "out-"+itoa(i))
-				if _, err := Build(context.Background(), Config{Content: os.DirFS(content), ContentDir: content, Out: out}); err != nil {
+				if _, err := Build(context.Background(), Config{Content: os.DirFS(content), ContentLabel: content, ContentPath: content, Out: out}); err != nil {
 					b.Fatal(err)
 				}
 				b.StopTimer()
@@ -52,7 +52,7 @@ func BenchmarkExportsIncremental10000(b *testing.B) {
 		b.Run(c.name, func(b *testing.B) {
 			dir := b.TempDir()
 			content := benchContent(b, dir, 10000, c.site)
-			cfg := Config{Content: os.DirFS(content), ContentDir: content, Out: filepath.Join(dir, "out"), Cache: filepath.Join(dir, "cache.sqlite")}
+			cfg := Config{Content: os.DirFS(content), ContentLabel: content, ContentPath: content, Out: filepath.Join(dir, "out"), Cache: filepath.Join(dir, "cache.sqlite")}
 			if _, err := Build(context.Background(), cfg); err != nil {
 				b.Fatal(err)
 			}

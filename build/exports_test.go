@@ -306,7 +306,7 @@ func TestExportSwitches(t *testing.T) {
 func TestSkillsRef(t *testing.T) {
 	for _, content := range []string{"../content", "testdata/golden/content"} {
 		out := filepath.Join(t.TempDir(), "public")
-		mustBuild(t, build.Config{Content: os.DirFS(content), ContentDir: content, Out: out})
+		mustBuild(t, build.Config{Content: os.DirFS(content), ContentLabel: content, ContentPath: content, Out: out})
 		skillsref.Check(t, filepath.Join(out, ".well-known", "agent-skills"))
 	}
 }

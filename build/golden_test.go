@@ -24,11 +24,11 @@ var update = flag.Bool("update", false, "rewrite the golden files under testdata
 // goldenConfig builds testdata/golden/content with a fixed date and base URL.
 func goldenConfig(out string) build.Config {
 	return build.Config{
-		Content:    os.DirFS("testdata/golden/content"),
-		ContentDir: "content",
-		Out:        out,
-		BaseURL:    "https://skills.example.com/catalog/",
-		Time:       testTime,
+		Content:      os.DirFS("testdata/golden/content"),
+		ContentLabel: "content",
+		Out:          out,
+		BaseURL:      "https://skills.example.com/catalog/",
+		Time:         testTime,
 	}
 }
 

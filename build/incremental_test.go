@@ -38,7 +38,7 @@ func TestIncrementalEqualsCold(t *testing.T) {
 		cached := filepath.Join(dir, "cached")
 		cacheFile := filepath.Join(dir, "cache.sqlite")
 		cfg := func(out, cache string) build.Config {
-			return build.Config{Content: os.DirFS(content), ContentDir: content, Out: out, Cache: cache, Workers: 2}
+			return build.Config{Content: os.DirFS(content), ContentLabel: content, ContentPath: content, Out: out, Cache: cache, Workers: 2}
 		}
 		if _, err := build.Build(context.Background(), cfg(cached, cacheFile)); err != nil {
 			rt.Fatalf("first build: %v", err)
@@ -286,7 +286,7 @@ func TestPathCollision(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	_, err := build.Build(context.Background(), build.Config{Content: os.DirFS(content), ContentDir: content, Out: filepath.Join(dir, "public")})
+	_, err := build.Build(context.Background(), build.Config{Content: os.DirFS(content), ContentLabel: content, ContentPath: content, Out: filepath.Join(dir, "public")})
 	var invalid *build.InvalidError
 	if !errors.As(err, &invalid) {
 		t.Fatalf("got %v, want an InvalidError", err)

@@ -33,7 +33,7 @@ func testContent(t *testing.T, n int, seed int64) string {
 }
 
 func testConfig(content, out, cache string) Config {
-	return Config{Content: os.DirFS(content), ContentDir: content, Out: out, Cache: cache, Workers: 2}
+	return Config{Content: os.DirFS(content), ContentLabel: content, ContentPath: content, Out: out, Cache: cache, Workers: 2}
 }
 
 // treeOf maps every file under dir to the hash of its bytes.

@@ -43,7 +43,7 @@ func buildPaged(t *testing.T) (content, out, cache string) {
 }
 
 func pagedConfig(content, out, cache string) build.Config {
-	return build.Config{Content: os.DirFS(content), ContentDir: content, Out: out, Cache: cache,
+	return build.Config{Content: os.DirFS(content), ContentLabel: content, ContentPath: content, Out: out, Cache: cache,
 		BaseURL: "https://skills.example.com/", Time: time.Unix(1700000000, 0)}
 }
 

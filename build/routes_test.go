@@ -63,7 +63,7 @@ func TestRoutesLink(t *testing.T) {
 // file of the output (a folder link, its index.html).
 func TestRoutesLinksResolve(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "public")
-	cfg := Config{Content: os.DirFS("testdata/golden/content"), ContentDir: "content", Out: out}
+	cfg := Config{Content: os.DirFS("testdata/golden/content"), ContentLabel: "content", Out: out}
 	if _, err := Build(context.Background(), cfg); err != nil {
 		t.Fatal(err)
 	}

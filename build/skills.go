@@ -78,12 +78,12 @@ func Skills(ctx context.Context, cfg Config) ([]SourceSkill, *Result, error) {
 }
 
 // sourceName returns how messages name a source of cfg's content: its
-// path joined to cfg.ContentDir.
+// path joined to cfg.ContentLabel.
 func sourceName(cfg Config) func(string) string {
 	return func(p string) string {
-		if cfg.ContentDir == "" {
+		if cfg.ContentLabel == "" {
 			return p
 		}
-		return filepath.ToSlash(path.Join(filepath.ToSlash(cfg.ContentDir), p))
+		return filepath.ToSlash(path.Join(filepath.ToSlash(cfg.ContentLabel), p))
 	}
 }

@@ -21,7 +21,7 @@ import (
 // the built files and pages are left as built.
 func TestMockSite(t *testing.T) {
 	content, _ := filepath.Abs("../content")
-	s, err := New(Config{Build: build.Config{Content: os.DirFS(content), ContentDir: content}, Mock: true, TempDir: t.TempDir()})
+	s, err := New(Config{Build: build.Config{Content: os.DirFS(content), ContentLabel: content, ContentPath: content}, Mock: true, TempDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}

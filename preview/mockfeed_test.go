@@ -16,7 +16,7 @@ import (
 // follow from the latest event finds nothing new.
 func TestMockFeed(t *testing.T) {
 	content, _ := filepath.Abs("../content")
-	s, err := New(Config{Build: build.Config{Content: os.DirFS(content), ContentDir: content}, Mock: true, TempDir: t.TempDir()})
+	s, err := New(Config{Build: build.Config{Content: os.DirFS(content), ContentLabel: content, ContentPath: content}, Mock: true, TempDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -58,14 +58,14 @@ type excerptLine struct {
 type sourceReader func(file string) []byte
 
 // contentSource reads sources from the build's content directory, mapping
-// a violation's file (the source path joined to ContentDir) back to it.
+// a violation's file (the source path joined to ContentLabel) back to it.
 func contentSource(cfg build.Config) sourceReader {
 	return func(file string) []byte {
 		if cfg.Content == nil {
 			return nil
 		}
 		name := file
-		if dir := path.Clean(filepath.ToSlash(cfg.ContentDir)); cfg.ContentDir != "" && dir != "." {
+		if dir := path.Clean(filepath.ToSlash(cfg.ContentLabel)); cfg.ContentLabel != "" && dir != "." {
 			var ok bool
 			if name, ok = strings.CutPrefix(file, dir+"/"); !ok {
 				return nil

@@ -16,7 +16,7 @@ func TestOverlay(t *testing.T) {
 		"a.json": {Data: []byte("{\n  \"name\": \"<script>alert(1)</script>\",\n\t\"x\": 1\n}\n")},
 		"b.md":   {Data: []byte("---\nid: b\n")},
 	}
-	read := contentSource(build.Config{Content: content, ContentDir: "./content"})
+	read := contentSource(build.Config{Content: content, ContentLabel: "./content"})
 	t.Run("Violations", func(t *testing.T) {
 		w := httptest.NewRecorder()
 		overlay(w, &Report{Result: &build.Result{Sources: 3}, Err: &build.InvalidError{Violations: skillcat.Violations{

@@ -40,5 +40,5 @@ func contentConfig(e *env, fs *flag.FlagSet, content string, strict bool) (build
 		fmt.Fprintln(e.stderr, "skillcat:", err)
 		return build.Config{}, exitUsage
 	}
-	return build.Config{Content: os.DirFS(content), ContentDir: content, Strict: strict, Time: date}, -1
+	return build.Config{Content: os.DirFS(content), ContentLabel: content, ContentPath: content, Strict: strict, Time: date}, -1
 }

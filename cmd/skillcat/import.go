@@ -425,7 +425,7 @@ func validateImport(ctx context.Context, e *env, content string, plan []planned)
 	for _, p := range plan {
 		over.files[p.path] = p.data
 	}
-	res, err := build.Validate(ctx, build.Config{Content: over, ContentDir: content})
+	res, err := build.Validate(ctx, build.Config{Content: over, ContentLabel: content, ContentPath: content})
 	ours := map[string]bool{}
 	for _, p := range plan {
 		ours[filepath.Join(content, filepath.FromSlash(p.path))] = true
