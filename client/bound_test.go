@@ -225,3 +225,32 @@ func TestDiscoverNoPanicEscapes(t *testing.T) {
 		}
 	})
 }
+
+// TestChangesBounded checks that following a change feed ends at the
+// Deadline, as discovery does, when the feed trickles for ever.
+func TestChangesBounded(t *testing.T) {
+	s := newSite(t)
+	s.handle(skillcat.ChangesPath, trickle)
+	c := &client.Client{Timeout: time.Minute, Deadline: 500 * time.Millisecond}
+	for name, follow := range map[string]func() error{
+		"Changes": func() error {
+			_, err := c.Changes(context.Background(), s.URL(), client.ChangesOptions{})
+			return err
+		},
+		"FeedDocuments": func() error {
+			_, err := c.FeedDocuments(context.Background(), s.URL())
+			return err
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			start := time.Now()
+			err := follow()
+			if took := time.Since(start); took > 3*time.Second {
+				t.Errorf("took %v, want about its 500ms deadline", took)
+			}
+			if !errors.Is(err, client.ErrStopped) || !strings.Contains(err.Error(), "stopped at its deadline of 500ms") {
+				t.Errorf("got %v, want ErrStopped at the deadline", err)
+			}
+		})
+	}
+}

@@ -66,7 +66,10 @@ type Changes struct {
 // one, and fetches and verifies the descriptor of every upsert. A bad
 // descriptor is a problem in the *DiscoveryError returned with the
 // Changes of the rest; a bad feed or page is an error and no Changes.
+// Following ends within Deadline, as discovery does.
 func (c *Client) Changes(ctx context.Context, baseURL string, opts ChangesOptions) (*Changes, error) {
+	ctx, cancel := c.bounded(ctx, "following the change feed")
+	defer cancel()
 	hc := c.httpClient()
 	feedURL, feed, err := c.fetchFeed(ctx, hc, baseURL)
 	if err != nil {
@@ -122,7 +125,10 @@ func (c *Client) Changes(ctx context.Context, baseURL string, opts ChangesOption
 // the site ("changes/index.json", "changes/pages/1-1000.json"), so that a
 // build can continue the live site's history. A site that serves no feed
 // document (404 or 410) has no history: no documents and no error.
+// Fetching ends within Deadline.
 func (c *Client) FeedDocuments(ctx context.Context, baseURL string) (map[string][]byte, error) {
+	ctx, cancel := c.bounded(ctx, "fetching the change feed")
+	defer cancel()
 	hc := c.httpClient()
 	feedURL, feed, err := c.fetchFeed(ctx, hc, baseURL)
 	var se *StatusError

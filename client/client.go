@@ -74,6 +74,7 @@
 package client
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net"
@@ -243,6 +244,13 @@ func (c *Client) deadline() time.Duration {
 		return DefaultDeadline
 	}
 	return c.Deadline
+}
+
+// bounded returns ctx bounded by the client's Deadline; what ends by then
+// ends with an error wrapping ErrStopped that says so.
+func (c *Client) bounded(ctx context.Context, what string) (context.Context, context.CancelFunc) {
+	return context.WithTimeoutCause(ctx, c.deadline(), &detailError{ErrStopped,
+		what + " stopped at its deadline of " + c.deadline().String()})
 }
 
 func (c *Client) maxFailures() int {

@@ -44,7 +44,7 @@ func runDiscover(ctx context.Context, e *env, args []string) int {
 	format := fs.String("format", "text", "output `format`: text (a table) or json (an array of index entries with absolute descriptor URLs)")
 	timeout := fs.Duration("timeout", client.DefaultTimeout, "time allowed for each request, body included")
 	concurrency := fs.Int("concurrency", client.DefaultConcurrency, "how many descriptors to fetch at once")
-	deadline := fs.Duration("deadline", client.DefaultDeadline, "time allowed for the whole discovery; descriptors not verified by then are reported")
+	deadline := fs.Duration("deadline", client.DefaultDeadline, "time allowed for the whole discovery (with --since, for following the feed); descriptors not verified by then are reported")
 	maxFailures := fs.Int("max-failures", client.DefaultMaxFailures, "stop after this many descriptors in a row could not be fetched (0: never stop)")
 	var verifyKeys stringList
 	fs.Var(&verifyKeys, "verify-key", "require the index to be signed by this pinned public key `file` (JWK, JWK Set or PEM); repeatable")
