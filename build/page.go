@@ -23,6 +23,9 @@ type pages struct {
 	fsys   fs.FS
 	tmpls  map[string]*template.Template // by page file name
 	sizes  map[string]*atomic.Int64      // a size hint for each: its last page and some
+	// goSkill is whether skill pages are written by skillHTML: while
+	// skill.html and what it calls are the built-in templates.
+	goSkill bool
 }
 
 // pageFiles are the page templates; each is parsed with the shared layout
@@ -61,6 +64,7 @@ func newPages(cfg Config, site Site) (*pages, error) {
 		p.tmpls[name] = t.Funcs(schemaTableFunc(t))
 		p.sizes[name] = new(atomic.Int64)
 	}
+	p.goSkill = isBuiltinSkill(p.tmpls["skill.html"])
 	return p, nil
 }
 
@@ -173,11 +177,17 @@ func items(skills []store.Skill) []listItem {
 	return out
 }
 
-// execute renders the page template name. The buffer starts a little
+// execute renders the page template name (skill pages by skillHTML while
+// their templates are the built-in ones). The buffer starts a little
 // above the size of the last page of that template, so that a page is not
 // copied again at each doubling as it grows (a skill page is about 20 KB).
 func (p *pages) execute(name string, data *page) ([]byte, error) {
 	hint := p.sizes[name]
+	if name == "skill.html" && p.goSkill {
+		out := p.skillHTML(data, int(hint.Load()))
+		hint.Store(int64(len(out) + len(out)/8))
+		return out, nil
+	}
 	var buf bytes.Buffer
 	if hint != nil {
 		buf.Grow(int(hint.Load()))

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"html/template"
 	"strconv"
-	"strings"
 	"sync"
 
 	"github.com/skillcat/skillcat/templates"
@@ -69,121 +68,121 @@ const schemaTableName = "schemaTable"
 // noSchemaTable stands for schemaTable while the built-in tree is parsed.
 func noSchemaTable(schemaView) (template.HTML, error) { return "", nil }
 
-// htmlText escapes s as html/template does in text and quoted attributes.
-var htmlText = strings.NewReplacer("\x00", "\uFFFD", `"`, "&#34;", "&", "&amp;", "'", "&#39;", "+", "&#43;", "<", "&lt;", ">", "&gt;")
-
 // schemaHTML is the built-in "schema" template of skill.html, written in
 // Go: the same bytes.
 func schemaHTML(v *schemaView) string {
-	var b strings.Builder
-	b.Grow(512 + 640*len(v.Rows) + len(v.JSON))
-	esc := func(s string) { htmlText.WriteString(&b, s) }
+	w := htmlOut{b: make([]byte, 0, 512+640*len(v.Rows)+len(v.JSON))}
+	w.schema(v)
+	return string(w.b)
+}
+
+// schema writes what the built-in "schema" template writes for v.
+func (w *htmlOut) schema(v *schemaView) {
 	if v.Note != "" {
-		b.WriteString(`<p class="schema-note">`)
-		esc(v.Note)
-		b.WriteString(`</p>`)
+		w.raw(`<p class="schema-note">`)
+		w.text(v.Note)
+		w.raw(`</p>`)
 	} else {
-		b.WriteString("\n" + `<p class="schema-root">`)
+		w.raw("\n" + `<p class="schema-root">`)
 		if v.RootType != "" {
-			b.WriteString(`<span class="type">`)
-			esc(v.RootType)
-			b.WriteString(`</span>`)
+			w.raw(`<span class="type">`)
+			w.text(v.RootType)
+			w.raw(`</span>`)
 		}
 		if v.Description != "" {
-			b.WriteString(" — ")
-			esc(v.Description)
+			w.raw(" — ")
+			w.text(v.Description)
 		}
 		if v.Closed {
-			b.WriteString(" · no members beyond those listed")
+			w.raw(" · no members beyond those listed")
 		}
-		b.WriteString(`</p>`)
+		w.raw(`</p>`)
 		if len(v.Rows) > 0 {
-			b.WriteString("\n" + `<table class="schema">` + "\n" +
+			w.raw("\n" + `<table class="schema">` + "\n" +
 				`  <thead><tr><th scope="col">Member</th><th scope="col">Type</th><th scope="col">Required</th><th scope="col">Description</th></tr></thead>` + "\n" +
 				`  <tbody>`)
 			for i := range v.Rows {
-				schemaRowHTML(&b, &v.Rows[i], esc)
+				w.schemaRow(&v.Rows[i])
 			}
-			b.WriteString("\n  </tbody>\n</table>")
+			w.raw("\n  </tbody>\n</table>")
 		}
 	}
 	if v.JSON != "" {
-		b.WriteString("\n" + `<details class="raw-schema">` + "\n" +
+		w.raw("\n" + `<details class="raw-schema">` + "\n" +
 			`  <summary>JSON Schema</summary>` + "\n" +
 			`  <figure class="codeblock">` + "\n" +
 			`    <figcaption><span class="codeblock-title">JSON Schema</span></figcaption>` + "\n" +
 			`    <pre class="chroma" tabindex="0"><code>`)
-		b.WriteString(string(v.JSON))
-		b.WriteString("</code></pre>\n  </figure>\n</details>")
+		w.raw(string(v.JSON))
+		w.raw("</code></pre>\n  </figure>\n</details>")
 	}
-	b.WriteString("\n")
-	return b.String()
+	w.raw("\n")
 }
 
-// schemaRowHTML writes one row of a schema table.
-func schemaRowHTML(b *strings.Builder, r *schemaRow, esc func(string)) {
-	b.WriteString("\n" + `    <tr class="depth-`)
-	b.WriteString(strconv.Itoa(r.Depth))
-	b.WriteString(`">` + "\n" + `      <th scope="row"><code class="member">`)
+// schemaRow writes one row of a schema table.
+func (w *htmlOut) schemaRow(r *schemaRow) {
+	w.raw("\n" + `    <tr class="depth-`)
+	w.b = strconv.AppendInt(w.b, int64(r.Depth), 10)
+	w.raw(`">` + "\n" + `      <th scope="row"><code class="member">`)
 	if r.Parent != "" {
-		b.WriteString(`<span class="member-parent">`)
-		esc(r.Parent)
-		b.WriteString(`</span><wbr>`)
+		w.raw(`<span class="member-parent">`)
+		w.text(r.Parent)
+		w.raw(`</span><wbr>`)
 	}
-	esc(r.Name)
-	b.WriteString(`</code></th>` + "\n" + `      <td class="col-type">`)
+	w.text(r.Name)
+	w.raw(`</code></th>` + "\n" + `      <td class="col-type">`)
 	if r.Type != "" {
-		b.WriteString(`<span class="type">`)
-		esc(r.Type)
-		b.WriteString(`</span>`)
+		w.raw(`<span class="type">`)
+		w.text(r.Type)
+		w.raw(`</span>`)
 	} else {
-		b.WriteString(`<span class="muted">any</span>`)
+		w.raw(`<span class="muted">any</span>`)
 	}
-	b.WriteString(`</td>` + "\n" + `      <td class="col-req">`)
+	w.raw(`</td>` + "\n" + `      <td class="col-req">`)
 	if r.Required {
-		b.WriteString(`<span class="req">required</span>`)
+		w.raw(`<span class="req">required</span>`)
 	} else {
-		b.WriteString(`<span class="opt">optional</span>`)
+		w.raw(`<span class="opt">optional</span>`)
 	}
-	b.WriteString(`</td>` + "\n" + `      <td class="col-desc">`)
+	w.raw(`</td>` + "\n" + `      <td class="col-desc">`)
 	if r.Description != "" {
-		b.WriteString(`<p>`)
-		esc(r.Description)
-		b.WriteString(`</p>`)
+		w.raw(`<p>`)
+		w.text(r.Description)
+		w.raw(`</p>`)
 	}
 	if len(r.Enum) > 0 || r.Default != "" || len(r.Constraints) > 0 {
-		b.WriteString("\n" + `        <ul class="schema-facts">`)
+		w.raw("\n" + `        <ul class="schema-facts">`)
 		if len(r.Enum) > 0 {
-			b.WriteString(`<li><span class="fact-label">`)
+			w.raw(`<li><span class="fact-label">`)
 			if len(r.Enum) == 1 {
-				b.WriteString("Always")
+				w.raw("Always")
 			} else {
-				b.WriteString("One of")
+				w.raw("One of")
 			}
-			b.WriteString(`</span> `)
+			w.raw(`</span> `)
 			for _, e := range r.Enum {
-				b.WriteString(`<code>`)
-				esc(e)
-				b.WriteString(`</code> `)
+				w.raw(`<code>`)
+				w.text(e)
+				w.raw(`</code> `)
 			}
-			b.WriteString(`</li>`)
+			w.raw(`</li>`)
 		}
 		if r.Default != "" {
-			b.WriteString(`<li><span class="fact-label">Default</span> <code>`)
-			esc(r.Default)
-			b.WriteString(`</code></li>`)
+			w.raw(`<li><span class="fact-label">Default</span> <code>`)
+			w.text(r.Default)
+			w.raw(`</code></li>`)
 		}
 		for _, c := range r.Constraints {
-			b.WriteString(`<li>`)
-			esc(c.Text)
+			w.raw(`<li>`)
+			w.text(c.Text)
 			if c.Code != "" {
-				b.WriteString(` <code>`)
-				esc(c.Code)
-				b.WriteString(`</code>`)
+				w.raw(` <code>`)
+				w.text(c.Code)
+				w.raw(`</code>`)
 			}
-			b.WriteString(`</li>`)
+			w.raw(`</li>`)
 		}
-		b.WriteString("\n        </ul>")
+		w.raw("\n        </ul>")
 	}
-	b.WriteString("\n      </td>\n    </tr>")
+	w.raw("\n      </td>\n    </tr>")
 }

@@ -85,7 +85,17 @@ const (
 	exampleCompleted = "2026-01-01T12:00:01.480Z"
 )
 
+// skillPage renders the page of a skill.
 func (p *pages) skillPage(s *publishedSkill) ([]byte, error) {
+	pg, err := p.skillPageData(s)
+	if err != nil {
+		return nil, err
+	}
+	return p.execute("skill.html", pg)
+}
+
+// skillPageData is what the skill page template gets for s.
+func (p *pages) skillPageData(s *publishedSkill) (*page, error) {
 	d := s.Descriptor
 	desc, err := renderMarkdown(d.Description)
 	if err != nil {
@@ -127,7 +137,7 @@ func (p *pages) skillPage(s *publishedSkill) ([]byte, error) {
 	pg.Type = string(d.CapabilityType)
 	pg.Kind = "skill"
 	pg.Skill = v
-	return p.execute("skill.html", pg)
+	return pg, nil
 }
 
 // highlightJSON returns JSON text as highlighted HTML (no trailing newline).

@@ -1,0 +1,124 @@
+package build
+
+import "strings"
+
+// htmlOut is a page written in Go: markup appended as is, and values
+// escaped exactly as html/template escapes a string in the context the
+// built-in templates put it in (TestSkillHTMLIsTheTemplate holds the two
+// to the same bytes).
+type htmlOut struct{ b []byte }
+
+// raw appends markup.
+func (w *htmlOut) raw(s string) { w.b = append(w.b, s...) }
+
+// text appends s escaped for HTML text, a quoted attribute value or an
+// RCDATA element such as <title> (html/template's htmlEscaper, attrEscaper
+// and rcdataEscaper on a plain string).
+func (w *htmlOut) text(s string) {
+	start := 0
+	for i := 0; i < len(s); i++ {
+		var esc string
+		switch s[i] {
+		case 0:
+			esc = "\uFFFD"
+		case '"':
+			esc = "&#34;"
+		case '&':
+			esc = "&amp;"
+		case '\'':
+			esc = "&#39;"
+		case '+':
+			esc = "&#43;"
+		case '<':
+			esc = "&lt;"
+		case '>':
+			esc = "&gt;"
+		default:
+			continue
+		}
+		w.b = append(w.b, s[start:i]...)
+		w.b = append(w.b, esc...)
+		start = i + 1
+	}
+	w.b = append(w.b, s[start:]...)
+}
+
+// url appends a URL that starts an href or src attribute's value: a
+// scheme other than http, https or mailto becomes "#ZgotmplZ", then the
+// URL is normalised and escaped for the attribute (html/template's
+// urlFilter, urlNormalizer and attrEscaper).
+func (w *htmlOut) url(s string) {
+	if !safeTemplateURL(s) {
+		s = "#ZgotmplZ"
+	}
+	w.urlPart(s)
+}
+
+// urlPart appends the rest of a URL after a literal start such as
+// "mailto:" (urlNormalizer and attrEscaper).
+func (w *htmlOut) urlPart(s string) { w.urlBytes(s, true) }
+
+// query appends a query parameter's value (urlEscaper and attrEscaper).
+func (w *htmlOut) query(s string) { w.urlBytes(s, false) }
+
+// urlBytes percent-encodes every byte of s but the unreserved ones (and,
+// when norm, the reserved ones and valid escapes), as html/template's
+// processURLOnto does; of what is left, '&' and '+' are then escaped for
+// the attribute.
+func (w *htmlOut) urlBytes(s string, norm bool) {
+	const hex = "0123456789abcdef"
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch c {
+		case '!', '#', '$', '*', ',', '/', ':', ';', '=', '?', '@', '[', ']':
+			if norm {
+				w.b = append(w.b, c)
+				continue
+			}
+		case '&':
+			if norm {
+				w.b = append(w.b, "&amp;"...)
+				continue
+			}
+		case '+':
+			if norm {
+				w.b = append(w.b, "&#43;"...)
+				continue
+			}
+		case '-', '.', '_', '~':
+			w.b = append(w.b, c)
+			continue
+		case '%':
+			if norm && i+2 < len(s) && isHexDigit(s[i+1]) && isHexDigit(s[i+2]) {
+				w.b = append(w.b, c)
+				continue
+			}
+		default:
+			if 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' {
+				w.b = append(w.b, c)
+				continue
+			}
+		}
+		w.b = append(w.b, '%', hex[c>>4], hex[c&15])
+	}
+}
+
+func isHexDigit(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+}
+
+// safeTemplateURL is html/template's isSafeURL: a URL with no scheme, or
+// with http, https or mailto (compared as strings.EqualFold does, as
+// html/template does).
+func safeTemplateURL(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '/':
+			return true
+		case ':':
+			p := s[:i]
+			return strings.EqualFold(p, "http") || strings.EqualFold(p, "https") || strings.EqualFold(p, "mailto")
+		}
+	}
+	return true
+}
