@@ -195,7 +195,7 @@ func appendStruct(b []byte, v reflect.Value) ([]byte, error) {
 // decodeNode fills v (a pointer to a document struct) from n. It checks JSON
 // types only; the schemas check everything else.
 func decodeNode(n *Node, v any) error {
-	return decodeValue(n, n, reflect.ValueOf(v).Elem(), nil)
+	return decodeValue(n, reflect.ValueOf(v).Elem(), nil)
 }
 
 // unmarshal parses data and decodes it into v, for UnmarshalJSON methods.
@@ -207,10 +207,10 @@ func unmarshal(data []byte, v any) error {
 	return decodeNode(n, v)
 }
 
-// decodeValue fills v from n, found at path in the document root.
-func decodeValue(root, n *Node, v reflect.Value, path Path) error {
+// decodeValue fills v from n, found at path in its document.
+func decodeValue(n *Node, v reflect.Value, path Path) error {
 	wrong := func(want string) error {
-		return fmt.Errorf("%s: must be %s; got %s", path.Field(root), want, n.Kind)
+		return fmt.Errorf("%s: must be %s; got %s", path.Field(), want, n.Kind)
 	}
 	if v.Type() == rawType {
 		v.SetBytes(n.AppendJSON(nil))
@@ -222,7 +222,7 @@ func decodeValue(root, n *Node, v reflect.Value, path Path) error {
 			return nil
 		}
 		v.Set(reflect.New(v.Type().Elem()))
-		return decodeValue(root, n, v.Elem(), path)
+		return decodeValue(n, v.Elem(), path)
 	case reflect.String:
 		if n.Kind != String {
 			return wrong("a string")
@@ -234,7 +234,7 @@ func decodeValue(root, n *Node, v reflect.Value, path Path) error {
 		}
 		s := reflect.MakeSlice(v.Type(), len(n.Items), len(n.Items))
 		for i, it := range n.Items {
-			if err := decodeValue(root, it, s.Index(i), append(path, fmt.Sprint(i))); err != nil {
+			if err := decodeValue(it, s.Index(i), path.Item(i)); err != nil {
 				return err
 			}
 		}
@@ -246,7 +246,7 @@ func decodeValue(root, n *Node, v reflect.Value, path Path) error {
 		m := reflect.MakeMapWithSize(v.Type(), len(n.Members))
 		for _, mem := range n.Members {
 			e := reflect.New(v.Type().Elem()).Elem()
-			if err := decodeValue(root, mem.Value, e, append(path, mem.Name)); err != nil {
+			if err := decodeValue(mem.Value, e, path.Member(mem.Name)); err != nil {
 				return err
 			}
 			m.SetMapIndex(reflect.ValueOf(mem.Name).Convert(v.Type().Key()), e)
@@ -260,7 +260,7 @@ func decodeValue(root, n *Node, v reflect.Value, path Path) error {
 		var extra Extra
 		for _, mem := range n.Members {
 			if i, ok := si.byName[mem.Name]; ok {
-				if err := decodeValue(root, mem.Value, v.Field(i), append(path, mem.Name)); err != nil {
+				if err := decodeValue(mem.Value, v.Field(i), path.Member(mem.Name)); err != nil {
 					return err
 				}
 				continue

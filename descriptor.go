@@ -228,7 +228,7 @@ func DecodeDescriptorContext(ctx context.Context, src *Source, root *Node) (*Ski
 	if v, ok := checkProtocol(src, root); !ok {
 		return nil, Violations{v}
 	}
-	vs = append(vs, duplicateMembers(src, root, root, nil)...)
+	vs = append(vs, duplicateMembers(src, root, nil)...)
 	vs = append(vs, validateSchema(descriptorSchema(), src, root)...)
 	vs = append(vs, checkSkillSchemas(ctx, src, root)...)
 	vs = append(vs, lintDescriptor(src, root)...)
@@ -257,7 +257,7 @@ func checkProtocol(src *Source, root *Node) (Violation, bool) {
 		return Violation{}, true
 	}
 	if err := CheckCompatible(v, SupportedMajor); err != nil {
-		viol := src.violation(root, vn, Path{"protocol", "version"}, err.Error())
+		viol := src.violation(vn, Members("protocol", "version"), err.Error())
 		viol.Err = err
 		return viol, false
 	}
@@ -266,22 +266,22 @@ func checkProtocol(src *Source, root *Node) (Violation, bool) {
 
 // duplicateMembers reports every member whose name repeats an earlier one
 // in the same object, anywhere in the tree.
-func duplicateMembers(src *Source, root, n *Node, path Path) Violations {
+func duplicateMembers(src *Source, n *Node, path Path) Violations {
 	var vs Violations
 	switch n.Kind {
 	case Object:
 		seen := make(map[string]bool, len(n.Members))
 		for _, m := range n.Members {
-			p := append(path[:len(path):len(path)], m.Name)
+			p := path.Member(m.Name)
 			if seen[m.Name] {
-				vs = append(vs, src.violation(root, m.Key, p, "member "+string(appendString(nil, m.Name))+" appears more than once in this object"))
+				vs = append(vs, src.violation(m.Key, p, "member "+string(appendString(nil, m.Name))+" appears more than once in this object"))
 			}
 			seen[m.Name] = true
-			vs = append(vs, duplicateMembers(src, root, m.Value, p)...)
+			vs = append(vs, duplicateMembers(src, m.Value, p)...)
 		}
 	case Array:
 		for i, it := range n.Items {
-			vs = append(vs, duplicateMembers(src, root, it, append(path[:len(path):len(path)], itoa(i)))...)
+			vs = append(vs, duplicateMembers(src, it, path.Item(i))...)
 		}
 	}
 	return vs

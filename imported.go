@@ -297,7 +297,9 @@ func Label(text string, max int) string {
 
 // PointerField phrases a JSON Pointer into a foreign document as a field
 // path: names joined by ".", indexes in brackets, and names that are not
-// plain words quoted: paths["/pets"].get.parameters[2].
+// plain words quoted: paths["/pets"].get.parameters[2]. The document is
+// not at hand, so a token of digits alone is read as an index; where it is,
+// Node.PathOf and Path.Field tell a member named "2" from an index.
 func PointerField(pointer string) string {
 	var b strings.Builder
 	for _, tok := range ParsePointer(pointer) {

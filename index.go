@@ -70,7 +70,7 @@ func ParseIndex(file string, data []byte) (*SkillIndex, Violations) {
 	for i, e := range root.Get("skills").Items {
 		id := e.Get("id").Text
 		if j, dup := seen[id]; dup {
-			vs = append(vs, src.violation(root, e.Get("id"), Path{"skills", itoa(i), "id"},
+			vs = append(vs, src.violation(e.Get("id"), Members("skills").Item(i).Member("id"),
 				"id "+quoteValue(e.Get("id"))+" is listed twice (also at skills["+itoa(j)+"])"))
 		}
 		seen[id] = i
@@ -99,7 +99,7 @@ func parseDocument(src *Source, schemaFile string) (*Node, Violations) {
 	if v, ok := checkProtocol(src, root); !ok {
 		return nil, Violations{v}
 	}
-	vs = append(vs, duplicateMembers(src, root, root, nil)...)
+	vs = append(vs, duplicateMembers(src, root, nil)...)
 	vs = append(vs, validateSchema(protocolSchemas()[schemaFile], src, root)...)
 	vs.Sort()
 	return root, vs

@@ -163,7 +163,7 @@ func ParseResponse(file string, data []byte) (*InvocationResponse, Violations) {
 			continue // the schema has reported it
 		}
 		if prevName != "" && t.before(prev) {
-			vs = append(vs, src.violation(root, n, Path{"timestamps", name},
+			vs = append(vs, src.violation(n, Members("timestamps", name),
 				"must not be earlier than timestamps."+prevName+" ("+quoteValue(ts.Get(prevName))+"); got "+quoteValue(n)))
 		}
 		prev, prevName = t, name

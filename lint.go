@@ -92,11 +92,11 @@ func places(s *shape, prefix string) map[string][]string {
 func lintDescriptor(src *Source, root *Node) Violations {
 	var vs Violations
 	if !newerMinor(root) {
-		vs = append(vs, unknownMembers(src, root, root, nil, descriptorShape)...)
+		vs = append(vs, unknownMembers(src, root, nil, descriptorShape)...)
 	}
 	for _, member := range []string{"inputs", "output"} {
 		if n := root.Get(member); n != nil && n.Kind == Object && knownDialect(n) {
-			vs = append(vs, schemaKeywords(src, root, n, Path{member})...)
+			vs = append(vs, schemaKeywords(src, n, Members(member))...)
 		}
 	}
 	vs = append(vs, placeholders(src, root)...)
@@ -120,24 +120,24 @@ func newerMinor(root *Node) bool {
 
 // unknownMembers warns of every member of n, and of the objects below it
 // that the protocol defines, that s does not name and that is not "x-…".
-func unknownMembers(src *Source, root, n *Node, path Path, s *shape) Violations {
+func unknownMembers(src *Source, n *Node, path Path, s *shape) Violations {
 	var vs Violations
 	switch {
 	case s.each != nil && n.Kind == Array:
 		for i, it := range n.Items {
-			vs = append(vs, unknownMembers(src, root, it, append(path[:len(path):len(path)], itoa(i)), s.each)...)
+			vs = append(vs, unknownMembers(src, it, path.Item(i), s.each)...)
 		}
 	case s.members != nil && n.Kind == Object:
 		for _, m := range n.Members {
-			p := append(path[:len(path):len(path)], m.Name)
+			p := path.Member(m.Name)
 			if sub, ok := s.members[m.Name]; ok {
-				vs = append(vs, unknownMembers(src, root, m.Value, p, sub)...)
+				vs = append(vs, unknownMembers(src, m.Value, p, sub)...)
 				continue
 			}
 			if strings.HasPrefix(m.Name, "x-") {
 				continue
 			}
-			vs = append(vs, src.violation(root, m.Key, p, unknownMemberReason(m.Name, path, s)))
+			vs = append(vs, src.violation(m.Key, p, unknownMemberReason(m.Name, path, s)))
 		}
 	}
 	return vs
@@ -171,15 +171,16 @@ func unknownMemberReason(name string, parent Path, s *shape) string {
 	return quoteString(name) + " is not " + where + " in protocol " + CurrentVersion + "; if it is an extension of your own, name it " + quoteString("x-"+name)
 }
 
-// nonIndex drops array indexes from a path: examples.0 reads examples[].
+// nonIndex drops array indexes from a path: examples[0].inputs reads
+// examples[].inputs.
 func nonIndex(p Path) []string {
 	out := make([]string, 0, len(p))
-	for _, tok := range p {
-		if tok != "" && tok[0] >= '0' && tok[0] <= '9' && len(out) > 0 {
+	for _, s := range p {
+		if s.IsIndex && len(out) > 0 {
 			out[len(out)-1] += "[]"
 			continue
 		}
-		out = append(out, tok)
+		out = append(out, s.Token())
 	}
 	return out
 }
@@ -233,24 +234,24 @@ func knownDialect(n *Node) bool {
 
 // schemaKeywords warns of every keyword of the schema n (and its
 // subschemas) that draft 2020-12 does not define, naming its equivalent.
-func schemaKeywords(src *Source, root, n *Node, path Path) Violations {
+func schemaKeywords(src *Source, n *Node, path Path) Violations {
 	if n.Kind != Object {
 		return nil
 	}
 	var vs Violations
-	sub := func(v *Node, p Path) { vs = append(vs, schemaKeywords(src, root, v, p)...) }
+	sub := func(v *Node, p Path) { vs = append(vs, schemaKeywords(src, v, p)...) }
 	for _, m := range n.Members {
-		p := append(path[:len(path):len(path)], m.Name)
+		p := path.Member(m.Name)
 		switch {
 		case isKnown(m.Name, schemaValued):
 			sub(m.Value, p)
 		case isKnown(m.Name, schemaArrays):
 			for i, it := range m.Value.Items {
-				sub(it, append(p[:len(p):len(p)], itoa(i)))
+				sub(it, p.Item(i))
 			}
 		case isKnown(m.Name, schemaMaps) || m.Name == "definitions":
 			for _, mm := range m.Value.Members {
-				sub(mm.Value, append(p[:len(p):len(p)], mm.Name))
+				sub(mm.Value, p.Member(mm.Name))
 			}
 		}
 		if isSchemaKeyword(m.Name) || strings.HasPrefix(m.Name, "x-") {
@@ -270,7 +271,7 @@ func schemaKeywords(src *Source, root, n *Node, path Path) Violations {
 		} else {
 			reason += "; if it is an annotation of your own, name it " + quoteString("x-"+m.Name)
 		}
-		vs = append(vs, src.violation(root, m.Key, p, reason))
+		vs = append(vs, src.violation(m.Key, p, reason))
 	}
 	return vs
 }
@@ -304,24 +305,24 @@ const PlaceholderServer = "https://server.placeholder.invalid"
 func placeholders(src *Source, root *Node) Violations {
 	var vs Violations
 	check := func(path Path, match func(string) bool, hint string) {
-		n := root.Lookup(path)
+		n := root.At(path)
 		if n != nil && n.Kind == String && match(n.Text) {
-			vs = append(vs, src.violation(root, n, path, "still holds the placeholder skillcat new wrote; "+hint))
+			vs = append(vs, src.violation(n, path, "still holds the placeholder skillcat new wrote; "+hint))
 		}
 	}
 	is := func(want string) func(string) bool { return func(s string) bool { return s == want } }
 	prefix := func(want string) func(string) bool { return func(s string) bool { return strings.HasPrefix(s, want) } }
-	check(Path{"description"}, func(s string) bool { return strings.Contains(s, PlaceholderSummary) },
+	check(Members("description"), func(s string) bool { return strings.Contains(s, PlaceholderSummary) },
 		"replace the first paragraph with what the skill does: it is the summary shown in the catalog and the index")
-	check(Path{"provider", "name"}, is(PlaceholderProviderName), "give your organisation's name")
-	check(Path{"provider", "url"}, is(PlaceholderProviderURL), "give your organisation's web site, or remove the member")
-	check(Path{"provider", "email"}, is(PlaceholderProviderEmail), "give an address that reaches you, or remove the member")
-	check(Path{"endpoint", "url"}, prefix(PlaceholderEndpointURL), "give the URL your skill is served at")
-	if n := root.Lookup(Path{"endpoint", "url"}); n != nil && n.Kind == String && strings.HasPrefix(n.Text, PlaceholderServer) {
-		vs = append(vs, src.violation(root, n, Path{"endpoint", "url"},
+	check(Members("provider", "name"), is(PlaceholderProviderName), "give your organisation's name")
+	check(Members("provider", "url"), is(PlaceholderProviderURL), "give your organisation's web site, or remove the member")
+	check(Members("provider", "email"), is(PlaceholderProviderEmail), "give an address that reaches you, or remove the member")
+	check(Members("endpoint", "url"), prefix(PlaceholderEndpointURL), "give the URL your skill is served at")
+	if n := root.At(Members("endpoint", "url")); n != nil && n.Kind == String && strings.HasPrefix(n.Text, PlaceholderServer) {
+		vs = append(vs, src.violation(n, Members("endpoint", "url"),
 			"still holds the placeholder server skillcat import wrote (the document gave no absolute server URL); give the URL your skill is served at, or import again with --server URL"))
 	}
-	check(Path{"documentation_url"}, prefix(PlaceholderDocumentationURL), "link your skill's documentation, or remove the member")
+	check(Members("documentation_url"), prefix(PlaceholderDocumentationURL), "link your skill's documentation, or remove the member")
 	return vs
 }
 
@@ -356,7 +357,7 @@ func yamlQuoteHint(n *Node, path Path, want []string) string {
 		return ""
 	}
 	text := n.Text
-	if len(path) > 0 && path[len(path)-1] == "version" && n.Kind == Number {
+	if len(path) > 0 && path[len(path)-1] == (Step{Name: "version"}) && n.Kind == Number {
 		if _, err := ParseVersion(text); err != nil && semverPrefix.MatchString(text) {
 			for strings.Count(text, ".") < 2 {
 				text += ".0"

@@ -97,6 +97,41 @@ func (n *Node) Lookup(tokens []string) *Node {
 	return n
 }
 
+// At returns the node at path p, or nil when there is none: a member step
+// looks into an object, an index step into an array.
+func (n *Node) At(p Path) *Node {
+	for _, s := range p {
+		if !s.IsIndex {
+			n = n.Get(s.Name)
+			continue
+		}
+		if n == nil || n.Kind != Array || s.Index < 0 || s.Index >= len(n.Items) {
+			return nil
+		}
+		n = n.Items[s.Index]
+	}
+	return n
+}
+
+// PathOf returns the Path of a JSON Pointer, given as unescaped reference
+// tokens, in the document n: a token into an array is an index, any other
+// token (past the document's end too) a member name.
+func (n *Node) PathOf(tokens []string) Path {
+	p := make(Path, len(tokens))
+	for i, tok := range tokens {
+		if n != nil && n.Kind == Array {
+			if k, err := strconv.Atoi(tok); err == nil && k >= 0 && strconv.Itoa(k) == tok {
+				p[i] = Step{Index: k, IsIndex: true}
+				n = n.Lookup(tokens[i : i+1])
+				continue
+			}
+		}
+		p[i] = Step{Name: tok}
+		n = n.Lookup(tokens[i : i+1])
+	}
+	return p
+}
+
 // Value converts the node into the form encoding/json produces with UseNumber:
 // map[string]any, []any, json.Number, string, bool or nil. Of duplicate
 // members the last one wins.

@@ -112,7 +112,7 @@ func translate(err error, src *Source, root *Node, prefix Path, docs func(string
 	if !errors.As(err, &ve) {
 		return nil
 	}
-	tr := translator{src: src, root: root, prefix: prefix, docs: docs, seen: map[string]bool{}}
+	tr := translator{src: src, root: root, prefix: prefix, base: root.At(prefix), docs: docs, seen: map[string]bool{}}
 	tr.walk(ve)
 	return tr.out
 }
@@ -120,7 +120,8 @@ func translate(err error, src *Source, root *Node, prefix Path, docs func(string
 type translator struct {
 	src    *Source
 	root   *Node
-	prefix Path
+	prefix Path  // where in root the validated instance is
+	base   *Node // the instance, which instance locations start from
 	docs   func(string) any
 	seen   map[string]bool
 	out    Violations
@@ -142,7 +143,7 @@ func (tr *translator) walk(e *jsonschema.ValidationError) {
 		}
 	case *kind.Required:
 		for _, name := range k.Missing {
-			path := append(tr.path(e), name)
+			path := tr.path(e).Member(name)
 			reason := "required member is missing"
 			if cond := tr.condition(e, path); cond != "" {
 				reason = "required when " + cond
@@ -186,13 +187,11 @@ func onlyTypeMismatch(e *jsonschema.ValidationError, depth int) bool {
 }
 
 func (tr *translator) path(e *jsonschema.ValidationError) Path {
-	p := make(Path, 0, len(tr.prefix)+len(e.InstanceLocation))
-	p = append(p, tr.prefix...)
-	return append(p, e.InstanceLocation...)
+	return append(tr.prefix[:len(tr.prefix):len(tr.prefix)], tr.base.PathOf(e.InstanceLocation)...)
 }
 
 func (tr *translator) nodeAt(e *jsonschema.ValidationError) *Node {
-	return tr.root.Lookup(tr.path(e))
+	return tr.root.At(tr.path(e))
 }
 
 func (tr *translator) add(n *Node, path Path, reason string) {
@@ -204,7 +203,7 @@ func (tr *translator) add(n *Node, path Path, reason string) {
 	if n == nil {
 		n = tr.root
 	}
-	tr.out = append(tr.out, tr.src.violation(tr.root, n, path, reason))
+	tr.out = append(tr.out, tr.src.violation(n, path, reason))
 }
 
 // reason phrases one failing keyword.
@@ -240,7 +239,7 @@ func (tr *translator) reason(e *jsonschema.ValidationError) string {
 	case *kind.MinItems:
 		return fmt.Sprintf("must have at least %s; got %d", countOf(k.Want, "item"), k.Got)
 	case *kind.UniqueItems:
-		dup := quoteValue(tr.root.Lookup(append(tr.path(e), strconv.Itoa(k.Duplicates[1]))))
+		dup := quoteValue(tr.root.At(tr.path(e).Item(k.Duplicates[1])))
 		return fmt.Sprintf("must not repeat %s (items %d and %d are equal)", dup, k.Duplicates[0], k.Duplicates[1])
 	case *kind.Pattern:
 		return tr.patternReason(e, got)
@@ -340,7 +339,7 @@ func (tr *translator) condition(e *jsonschema.ValidationError, _ Path) string {
 		return ""
 	}
 	// The failing member itself is not its own condition.
-	self := loc.Field(tr.root)
+	self := loc.Field()
 	kept := parts[:0]
 	for _, p := range parts {
 		if !strings.HasPrefix(p, self+" is ") {
@@ -365,8 +364,8 @@ func (tr *translator) conditionParts(ifSchema map[string]any, base Path) []strin
 	sort.Strings(names)
 	var parts []string
 	for _, name := range names {
-		p := append(base[:len(base):len(base)], name)
-		n := tr.root.Lookup(p)
+		p := base.Member(name)
+		n := tr.root.At(p)
 		switch {
 		case n == nil:
 		case n.Kind == Object:
@@ -374,7 +373,7 @@ func (tr *translator) conditionParts(ifSchema map[string]any, base Path) []strin
 				parts = append(parts, tr.conditionParts(sub, p)...)
 			}
 		default:
-			parts = append(parts, p.Field(tr.root)+" is "+quoteValue(n))
+			parts = append(parts, p.Field()+" is "+quoteValue(n))
 		}
 	}
 	return parts

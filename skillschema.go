@@ -58,7 +58,7 @@ func (s *SkillSchema) Validate(name string, raw json.RawMessage, prefix ...strin
 	for i := len(prefix) - 1; i >= 0; i-- {
 		docRoot = &Node{Kind: Object, Offset: root.Offset, Members: []Member{{Name: prefix[i], Key: root, Value: docRoot}}}
 	}
-	return s.validateNode(newBudget(context.Background()), src, docRoot, root, prefix)
+	return s.validateNode(newBudget(context.Background()), src, docRoot, root, Members(prefix...))
 }
 
 // validateNode checks instance, found at prefix of docRoot, within budget b.
@@ -70,7 +70,7 @@ func (s *SkillSchema) validateNode(b *budget, src *Source, docRoot, instance *No
 			reason = fmt.Sprintf("is too costly to check against its schema: the document's checks would apply subschemas more than %d times "+
 				`(a recursive schema whose "oneOf" or "anyOf" branches all apply doubles the work with each level of nesting); simplify the schema or the value`, MaxValidationSteps)
 		}
-		return Violations{src.violation(docRoot, instance, prefix, reason)}
+		return Violations{src.violation(instance, prefix, reason)}
 	}
 	return translate(s.sch.Validate(v), src, docRoot, prefix, s.lookupDoc)
 }
@@ -95,12 +95,9 @@ const maxCachedSchemas = 256
 
 // compileSkillSchema compiles the schema node n found at path of src.
 func compileSkillSchema(src *Source, root *Node, path Path, member string) (*SkillSchema, Violations) {
-	n := root.Lookup(path)
-	if path == nil {
-		n = root
-	}
+	n := root.At(path)
 	if c := countValues(n, MaxSchemaValues); c > MaxSchemaValues {
-		return nil, Violations{src.violation(root, n, path, fmt.Sprintf("is too large to check: a skill's schema may hold at most %d JSON values", MaxSchemaValues))}
+		return nil, Violations{src.violation(n, path, fmt.Sprintf("is too large to check: a skill's schema may hold at most %d JSON values", MaxSchemaValues))}
 	}
 	key := member + "\x00" + string(n.AppendJSON(nil))
 	schemaCache.Lock()
@@ -128,7 +125,7 @@ func compileNode(src *Source, root, n *Node, path Path, member string) (*SkillSc
 	c.DefaultDraft(jsonschema.Draft2020)
 	c.UseLoader(noLoader{})
 	if err := c.AddResource(url, doc); err != nil {
-		return nil, Violations{src.violation(root, n, path, "is not a valid JSON Schema: "+cleanSchemaError(err, url, member, dialectOf(n)))}
+		return nil, Violations{src.violation(n, path, "is not a valid JSON Schema: "+cleanSchemaError(err, url, member, dialectOf(n)))}
 	}
 	sch, err := c.Compile(url)
 	if err != nil {
@@ -142,25 +139,26 @@ func compileNode(src *Source, root, n *Node, path Path, member string) (*SkillSc
 				return nil, vs
 			}
 		}
-		return nil, Violations{src.violation(root, n, path, "is not a valid JSON Schema: "+cleanSchemaError(err, url, member, dialectOf(n)))}
+		return nil, Violations{src.violation(n, path, "is not a valid JSON Schema: "+cleanSchemaError(err, url, member, dialectOf(n)))}
 	}
 	if cycle := refCycle(sch); cycle != nil {
-		at := schemaPath(cycle[0], url)
+		at := schemaPath(n, cycle[0], url)
 		steps := make([]string, len(cycle))
 		for i, loc := range cycle {
-			steps[i] = "#" + schemaPath(loc, url).Pointer()
+			steps[i] = "#" + schemaPath(n, loc, url).Pointer()
 		}
 		reason := fmt.Sprintf(`is not a valid JSON Schema: it refers to itself without looking into the value (%s), so no value could ever be checked against it`, strings.Join(steps, " → "))
-		return nil, Violations{src.violation(root, root.Lookup(append(slices.Clone(path), at...)), append(slices.Clone(path), at...), reason)}
+		p := append(slices.Clone(path), at...)
+		return nil, Violations{src.violation(root.At(p), p, reason)}
 	}
 	return &SkillSchema{sch: sch, doc: doc, url: url}, nil
 }
 
-// schemaPath returns the path inside the schema of a compiled subschema's
-// location (url#/json/pointer).
-func schemaPath(loc, url string) Path {
+// schemaPath returns the path inside the schema document of a compiled
+// subschema's location (url#/json/pointer).
+func schemaPath(schema *Node, loc, url string) Path {
 	_, ptr, _ := strings.Cut(strings.TrimPrefix(loc, url), "#")
-	return ParsePointer(ptr)
+	return schema.PathOf(ParsePointer(ptr))
 }
 
 // cleanSchemaError drops the compiler's internal URL from its message.
@@ -226,12 +224,12 @@ func checkSkillSchemas(ctx context.Context, src *Source, root *Node) Violations 
 	// compiled: its examples would only repeat that one mistake.
 	if n := root.Get("inputs"); n != nil && n.Kind == Object && objectTyped(n) {
 		var v Violations
-		inputs, v = compileSkillSchema(src, root, Path{"inputs"}, "inputs")
+		inputs, v = compileSkillSchema(src, root, Members("inputs"), "inputs")
 		vs = append(vs, v...)
 	}
 	if n := root.Get("output"); n != nil && (n.Kind == Object || n.Kind == Bool) {
 		var v Violations
-		output, v = compileSkillSchema(src, root, Path{"output"}, "output")
+		output, v = compileSkillSchema(src, root, Members("output"), "output")
 		vs = append(vs, v...)
 	}
 	examples := root.Get("examples")
@@ -243,10 +241,10 @@ func checkSkillSchemas(ctx context.Context, src *Source, root *Node) Violations 
 			continue
 		}
 		if in := ex.Get("inputs"); in != nil && in.Kind == Object && inputs != nil {
-			vs = append(vs, inputs.validateNode(b, src, root, in, Path{"examples", itoa(i), "inputs"})...)
+			vs = append(vs, inputs.validateNode(b, src, root, in, Members("examples").Item(i).Member("inputs"))...)
 		}
 		if out := ex.Get("output"); out != nil && output != nil {
-			vs = append(vs, output.validateNode(b, src, root, out, Path{"examples", itoa(i), "output"})...)
+			vs = append(vs, output.validateNode(b, src, root, out, Members("examples").Item(i).Member("output"))...)
 		}
 	}
 	return vs

@@ -147,8 +147,46 @@ func AsViolations(err error) (Violations, bool) {
 	return nil, false
 }
 
-// Path is a location inside a document as unescaped JSON Pointer tokens.
-type Path []string
+// Path is a location inside a document: the steps from its root, each
+// into a member of an object or an item of an array. A step knows which it
+// is, so a member named "0" prints ["0"] and an array's first item [0].
+type Path []Step
+
+// Step is one step of a Path: into the member Name of an object or, when
+// IsIndex is set, into the item Index of an array.
+type Step struct {
+	Name    string
+	Index   int
+	IsIndex bool
+}
+
+// Members returns the path of nested members names, such as
+// Members("provider", "name").
+func Members(names ...string) Path {
+	p := make(Path, len(names))
+	for i, name := range names {
+		p[i] = Step{Name: name}
+	}
+	return p
+}
+
+// Member returns p followed by the member name; p itself is unchanged.
+func (p Path) Member(name string) Path {
+	return append(p[:len(p):len(p)], Step{Name: name})
+}
+
+// Item returns p followed by the array index i; p itself is unchanged.
+func (p Path) Item(i int) Path {
+	return append(p[:len(p):len(p)], Step{Index: i, IsIndex: true})
+}
+
+// Token returns the step as a JSON Pointer reference token, unescaped.
+func (s Step) Token() string {
+	if s.IsIndex {
+		return strconv.Itoa(s.Index)
+	}
+	return s.Name
+}
 
 var (
 	pointerEscaper   = strings.NewReplacer("~", "~0", "/", "~1")
@@ -158,16 +196,17 @@ var (
 // Pointer returns the path as a JSON Pointer (RFC 6901), "" for the root.
 func (p Path) Pointer() string {
 	var b strings.Builder
-	for _, tok := range p {
+	for _, s := range p {
 		b.WriteByte('/')
-		b.WriteString(pointerEscaper.Replace(tok))
+		b.WriteString(pointerEscaper.Replace(s.Token()))
 	}
 	return b.String()
 }
 
 // ParsePointer splits a JSON Pointer (RFC 6901) into its unescaped
-// reference tokens, the inverse of Path.Pointer; "" is the root.
-func ParsePointer(ptr string) Path {
+// reference tokens; "" is the root. Whether a token indexes an array is
+// the document's to say (Node.PathOf).
+func ParsePointer(ptr string) []string {
 	if ptr == "" {
 		return nil
 	}
@@ -179,38 +218,25 @@ func ParsePointer(ptr string) Path {
 }
 
 // Field returns the path as a dotted field path, with array indexes in
-// brackets (examples[0].inputs) and names that are not plain identifiers
-// quoted (inputs.properties["a b"]). Whether a token indexes an array is read
-// from root; "(file)" stands for the root itself.
-func (p Path) Field(root *Node) string {
-	index := make([]bool, len(p))
-	n := root
-	for i, tok := range p {
-		index[i] = n != nil && n.Kind == Array
-		n = n.Lookup([]string{tok})
-	}
-	return p.FieldOf(index)
-}
-
-// FieldOf is Field for a path whose document is not at hand: index[i]
-// says whether p[i] indexes an array.
-func (p Path) FieldOf(index []bool) string {
+// brackets (examples[0].inputs) and member names that are not plain
+// identifiers quoted (inputs.properties["a b"], a member named "0" as
+// ["0"]); "(file)" stands for the root itself.
+func (p Path) Field() string {
 	if len(p) == 0 {
 		return FileField
 	}
 	var b strings.Builder
-	for i, tok := range p {
-		if i < len(index) && index[i] {
-			b.WriteString("[" + tok + "]")
-		} else {
-			if plainName(tok) {
-				if b.Len() > 0 {
-					b.WriteByte('.')
-				}
-				b.WriteString(tok)
-			} else {
-				b.WriteString("[" + strconv.Quote(tok) + "]")
+	for _, s := range p {
+		switch {
+		case s.IsIndex:
+			b.WriteString("[" + strconv.Itoa(s.Index) + "]")
+		case plainName(s.Name):
+			if b.Len() > 0 {
+				b.WriteByte('.')
 			}
+			b.WriteString(s.Name)
+		default:
+			b.WriteString("[" + strconv.Quote(s.Name) + "]")
 		}
 	}
 	return b.String()
@@ -270,11 +296,11 @@ func (s *Source) OffsetPosition(off int) (line, col int) {
 }
 
 // violation builds an error Violation at node n of the source.
-func (s *Source) violation(root, n *Node, path Path, reason string) Violation {
+func (s *Source) violation(n *Node, path Path, reason string) Violation {
 	line, col := s.Position(n)
 	return Violation{
 		File: s.Name, Line: line, Column: col,
-		Pointer: path.Pointer(), Field: path.Field(root),
+		Pointer: path.Pointer(), Field: path.Field(),
 		Reason: reason, Severity: SeverityError,
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"math/big"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 
 	skillcat "github.com/skillcat/skillcat"
@@ -148,44 +147,42 @@ type converter struct {
 	lineOffset      int
 	nodes           int
 	path            skillcat.Path // where the conversion is
-	index           []bool        // whether each token of path indexes an array
 	errLine, errCol int
 	errPath         skillcat.Path
-	errIndex        []bool
 	src             *skillcat.Source
 	problems        skillcat.Violations // conversion problems that do not stop it
 }
 
 func (c *converter) fail(n *yaml.Node, format string, args ...any) error {
 	c.errLine, c.errCol = n.Line+c.lineOffset, n.Column
-	c.errPath, c.errIndex = slices.Clone(c.path), slices.Clone(c.index)
+	c.errPath = slices.Clone(c.path)
 	return fmt.Errorf(format, args...)
 }
 
-func (c *converter) push(tok string, index bool) {
-	c.path, c.index = append(c.path, tok), append(c.index, index)
+func (c *converter) push(s skillcat.Step) {
+	c.path = append(c.path, s)
 }
 
 func (c *converter) pop() {
-	c.path, c.index = c.path[:len(c.path)-1], c.index[:len(c.index)-1]
+	c.path = c.path[:len(c.path)-1]
 }
 
 // failure is the violation of a failed conversion, at the member where it
 // failed.
 func (c *converter) failure(err error) skillcat.Violation {
-	return c.at(c.errLine, c.errCol, c.errPath, c.errIndex, err.Error())
+	return c.at(c.errLine, c.errCol, c.errPath, err.Error())
 }
 
 // violation is a problem at YAML node n, at the member being converted.
 func (c *converter) violation(n *yaml.Node, reason string) skillcat.Violation {
-	return c.at(n.Line+c.lineOffset, n.Column, c.path, c.index, reason)
+	return c.at(n.Line+c.lineOffset, n.Column, c.path, reason)
 }
 
-func (c *converter) at(line, col int, path skillcat.Path, index []bool, reason string) skillcat.Violation {
+func (c *converter) at(line, col int, path skillcat.Path, reason string) skillcat.Violation {
 	v := skillcat.Violation{File: c.src.Name, Line: line, Column: col, Field: skillcat.FileField,
 		Reason: reason, Severity: skillcat.SeverityError}
 	if len(path) > 0 {
-		v.Pointer, v.Field = path.Pointer(), path.FieldOf(index)
+		v.Pointer, v.Field = path.Pointer(), path.Field()
 	}
 	return v
 }
@@ -225,7 +222,7 @@ func (c *converter) node(n *yaml.Node, depth int) (*skillcat.Node, error) {
 			if k.Tag == "!!merge" {
 				return nil, c.fail(k, "YAML merge keys (<<) are not supported; write the members out")
 			}
-			c.push(k.Value, false)
+			c.push(skillcat.Step{Name: k.Value})
 			val, err := c.node(v, depth+1)
 			c.pop()
 			if err != nil {
@@ -237,7 +234,7 @@ func (c *converter) node(n *yaml.Node, depth int) (*skillcat.Node, error) {
 	case yaml.SequenceNode:
 		out.Kind = skillcat.Array
 		for i, it := range n.Content {
-			c.push(strconv.Itoa(i), true)
+			c.push(skillcat.Step{Index: i, IsIndex: true})
 			v, err := c.node(it, depth+1)
 			c.pop()
 			if err != nil {

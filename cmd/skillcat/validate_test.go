@@ -168,3 +168,63 @@ func TestValidateCommand(t *testing.T) {
 		}
 	})
 }
+
+// TestValidateIndexOrMember checks, through validate's output, that every
+// kind of message tells an array index (list[0]) from a member named "0"
+// (["0"]): schema violations in a JSON source, conversion problems of YAML
+// front matter, and lint warnings (unknown keywords and members).
+func TestValidateIndexOrMember(t *testing.T) {
+	schema := `{"type": "object", "properties": {"0": {"type": "string", "nullable": true}, "list": {"type": "array", "prefixItems": [{"type": "string", "nullable": true}]}}}`
+	md := `---
+protocol:
+  version: "1.0.0"
+id: val.md
+name: Skill val.md
+version: "1.0.0"
+capability_type: knowledge
+provider:
+  name: Acme
+endpoint:
+  url: https://api.example.com/val.md
+inputs:
+  type: object
+  properties:
+    "0": {type: string}
+    list: {type: array, items: {type: boolean}}
+output: true
+auth:
+  type: none
+access: public
+examples:
+  - title: Both
+    inputs:
+      "0": !!bool maybe
+      list: [!!bool perhaps]
+    output: {}
+---
+
+Knows about val.md.
+`
+	validateFixture(t, map[string]string{
+		"a.json": skillJSON("val.json", map[string]string{"inputs": schema},
+			`"examples": [{"title": "Both", "inputs": {"0": 5, "list": [6]}, "output": {}, "access": "public"}]`),
+		"b.md": md,
+	})
+	code, stdout, stderr := runSkillcat(t, nil, "validate", "--content", "content")
+	if code != exitInvalid || stdout != "" {
+		t.Errorf("exit %d, stdout %q; want %d and nothing", code, stdout, exitInvalid)
+	}
+	want := []string{
+		`content/a.json:10:71: warning: inputs.properties["0"].nullable: "nullable" is an OpenAPI keyword that JSON Schema 2020-12 ignores; allow null in "type" instead: "type": ["string", "null"]`,
+		`content/a.json:10:151: warning: inputs.properties.list.prefixItems[0].nullable: "nullable" is an OpenAPI keyword that JSON Schema 2020-12 ignores; allow null in "type" instead: "type": ["string", "null"]`,
+		`content/a.json:14:50: examples[0].inputs["0"]: must be a string; got number 5`,
+		`content/a.json:14:62: examples[0].inputs.list[0]: must be a string; got number 6`,
+		`content/a.json:14:81: warning: examples[0].access: "access" is not a member of examples[]; did you mean the top-level "access"?`,
+		`content/b.md:24:12: examples[0].inputs["0"]: "maybe" is not a boolean JSON knows; write true or false`,
+		`content/b.md:25:14: examples[0].inputs.list[0]: "perhaps" is not a boolean JSON knows; write true or false`,
+		`skillcat: 4 errors, 3 warnings in 2 sources`,
+	}
+	if got := strings.Split(strings.TrimSuffix(stderr, "\n"), "\n"); !slices.Equal(got, want) {
+		t.Errorf("stderr:\n  %s\nwant:\n  %s", strings.Join(got, "\n  "), strings.Join(want, "\n  "))
+	}
+}
