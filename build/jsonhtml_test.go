@@ -8,6 +8,8 @@ import (
 	"encoding/json"
 	"pgregory.net/rapid"
 	"strings"
+
+	"github.com/skillcat/skillcat/synth"
 )
 
 // TestHighlightJSONKeepsText checks that the markup adds only spans: the
@@ -32,4 +34,92 @@ func TestHighlightJSONKeepsText(t *testing.T) {
 func escapeJSON(s string) string {
 	b, _ := json.Marshal(s)
 	return strings.TrimSuffix(strings.TrimPrefix(string(b), `"`), `"`)
+}
+
+// genJSON draws a JSON text with white space of every kind between its
+// tokens, strings with escapes, markup characters and non-ASCII text, and
+// numbers in each form.
+func genJSON(t *rapid.T, depth int) string {
+	ws := func() string {
+		return rapid.StringOf(rapid.SampledFrom([]rune(" \t\n"))).Draw(t, "ws")
+	}
+	str := func() string {
+		parts := rapid.SliceOf(rapid.SampledFrom([]string{`a`, `é`, `😀`, `<`, `>`, `&`, `'`, `\"`, `\\`, `\/`, `\n`, `\u00e9`, `\ud83d\ude00`, `:`, `,`, ` `, `{`, `]`, `\u0000`})).Draw(t, "str")
+		return `"` + strings.Join(parts, "") + `"`
+	}
+	kind := rapid.IntRange(0, 7).Draw(t, "kind")
+	if depth > 3 && kind > 5 {
+		kind = 0
+	}
+	switch kind {
+	case 0:
+		return str()
+	case 1:
+		return rapid.SampledFrom([]string{"0", "-0", "42", "-17", "1.5", "-0.25", "1e5", "1E+5", "2.5e-3", "-3.0E10"}).Draw(t, "num")
+	case 2:
+		return rapid.SampledFrom([]string{"true", "false", "null"}).Draw(t, "const")
+	case 3:
+		return "[" + ws() + "]"
+	case 4:
+		return "{" + ws() + "}"
+	case 6:
+		n := rapid.IntRange(1, 4).Draw(t, "items")
+		var items []string
+		for i := 0; i < n; i++ {
+			items = append(items, ws()+genJSON(t, depth+1)+ws())
+		}
+		return "[" + strings.Join(items, ",") + "]"
+	default:
+		n := rapid.IntRange(1, 4).Draw(t, "members")
+		var members []string
+		for i := 0; i < n; i++ {
+			members = append(members, ws()+str()+ws()+":"+ws()+genJSON(t, depth+1)+ws())
+		}
+		return "{" + strings.Join(members, ",") + "}"
+	}
+}
+
+// TestJSONCodeIsChroma checks that a fenced JSON block is highlighted with
+// the bytes chroma's JSON lexer gives it: on generated JSON, on the
+// synthetic catalog's descriptions, and on runs of one token type longer
+// than chroma joins.
+func TestJSONCodeIsChroma(t *testing.T) {
+	lexer := lexerFor("json")
+	if lexer.lexer == nil || !lexer.json || !lexerFor("JSON").json || lexerFor("yaml").json {
+		t.Fatal("chroma's JSON lexer is not recognised")
+	}
+	check := func(t interface {
+		Helper()
+		Fatalf(string, ...any)
+	}, code string) {
+		t.Helper()
+		if !isPlainJSON(code) {
+			t.Fatalf("not plain JSON: %q", code)
+		}
+		if got, want := highlightJSONCode(code), chromaHighlight(lexer.lexer, code); got != want {
+			t.Fatalf("highlightJSONCode differs from chroma on %q\n got: %s\nwant: %s", code, got, want)
+		}
+	}
+	rapid.Check(t, func(t *rapid.T) {
+		check(t, rapid.StringOf(rapid.SampledFrom([]rune(" \n"))).Draw(t, "lead")+genJSON(t, 0)+"\n")
+	})
+	fence := regexp.MustCompile("(?s)```json\n(.*?)```")
+	blocks := 0
+	for i := 0; i < 40; i++ {
+		_, data := synth.Source(i, 1)
+		for _, m := range fence.FindAllStringSubmatch(string(data), -1) {
+			check(t, m[1])
+			blocks++
+		}
+	}
+	if blocks == 0 {
+		t.Fatal("no JSON blocks in the synthetic descriptions")
+	}
+	check(t, strings.Repeat("[", 5000)+strings.Repeat("]", 5000)+"\n")
+	check(t, "{"+strings.Repeat(" ", 9000)+"}")
+	for _, code := range []string{"{\r\n}", "{\"a\": 1} // c", "\"\xff\"", "", "{} {}"} {
+		if isPlainJSON(code) {
+			t.Errorf("%q is taken for plain JSON", code)
+		}
+	}
 }

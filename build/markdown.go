@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/alecthomas/chroma/v2"
 	chromahtml "github.com/alecthomas/chroma/v2/formatters/html"
@@ -386,12 +387,45 @@ func safeURL(dest []byte) bool {
 // always has). The output depends on the input alone, and code that lexes
 // cleanly costs one pass.
 func highlightCode(lang, code string) string {
-	plain := string(util.EscapeHTML([]byte(code)))
-	lexer := lexers.Get(lang)
-	if lexer == nil || lang == "" {
-		return plain
+	l := lexerFor(lang)
+	switch {
+	case l.lexer == nil:
+		return string(util.EscapeHTML([]byte(code)))
+	case l.json && isPlainJSON(code):
+		return highlightJSONCode(code)
 	}
-	lexer = chroma.Coalesce(lexer)
+	return chromaHighlight(l.lexer, code)
+}
+
+// codeLexer is the coalesced chroma lexer of a fenced block's language (nil
+// for none), and whether it is chroma's JSON lexer.
+type codeLexer struct {
+	lexer chroma.Lexer
+	json  bool
+}
+
+// lexerCache holds each language's codeLexer: looking a name up in
+// chroma's registry can walk every lexer's file name patterns.
+var lexerCache sync.Map // lang → codeLexer
+
+// lexerFor returns the lexer for a fenced block's language.
+func lexerFor(lang string) codeLexer {
+	if lang == "" {
+		return codeLexer{}
+	}
+	if l, ok := lexerCache.Load(lang); ok {
+		return l.(codeLexer)
+	}
+	var l codeLexer
+	if found := lexers.Get(lang); found != nil {
+		l = codeLexer{lexer: chroma.Coalesce(found), json: found == lexers.Get("json")}
+	}
+	lexerCache.Store(lang, l)
+	return l
+}
+
+// chromaHighlight writes code as chroma's lexer tokenises it.
+func chromaHighlight(lexer chroma.Lexer, code string) string {
 	tokens := func() []chroma.Token {
 		it, err := lexer.Tokenise(nil, code)
 		if err != nil {
@@ -408,7 +442,7 @@ func highlightCode(lang, code string) string {
 	toks := tokens()
 	if toks == nil {
 		if toks = tokens(); toks == nil {
-			return plain
+			return string(util.EscapeHTML([]byte(code)))
 		}
 	}
 	// Each token as a span with chroma's class for its type, which is what
