@@ -17,15 +17,7 @@ import (
 // about a hundred times cheaper than a regular-expression lexer; anything it
 // does not expect is written out escaped, unstyled.
 func highlightJSONText(data string) template.HTML {
-	var b strings.Builder
-	b.Grow(len(data) * 2)
-	span := func(class, text string) {
-		b.WriteString(`<span class="`)
-		b.WriteString(class)
-		b.WriteString(`">`)
-		template.HTMLEscape(&b, []byte(text))
-		b.WriteString("</span>")
-	}
+	out := make([]byte, 0, len(data)*3)
 	for i := 0; i < len(data); {
 		c := data[i]
 		switch {
@@ -43,9 +35,9 @@ func highlightJSONText(data string) template.HTML {
 				k++
 			}
 			if k < len(data) && data[k] == ':' {
-				span("nt", data[i:j])
+				out = appendJSONSpan(out, "nt", data[i:j])
 			} else {
-				span("s2", data[i:j])
+				out = appendJSONSpan(out, "s2", data[i:j])
 			}
 			i = j
 		case c == '-' || (c >= '0' && c <= '9'):
@@ -58,9 +50,9 @@ func highlightJSONText(data string) template.HTML {
 				j++
 			}
 			if float {
-				span("mf", data[i:j])
+				out = appendJSONSpan(out, "mf", data[i:j])
 			} else {
-				span("mi", data[i:j])
+				out = appendJSONSpan(out, "mi", data[i:j])
 			}
 			i = j
 		case c == 't' || c == 'f' || c == 'n':
@@ -68,10 +60,10 @@ func highlightJSONText(data string) template.HTML {
 			for j < len(data) && data[j] >= 'a' && data[j] <= 'z' {
 				j++
 			}
-			span("kc", data[i:j])
+			out = appendJSONSpan(out, "kc", data[i:j])
 			i = j
 		case strings.IndexByte("{}[],:", c) >= 0:
-			span("p", data[i:i+1])
+			out = appendJSONSpan(out, "p", data[i:i+1])
 			i++
 		default:
 			j := i
@@ -81,11 +73,140 @@ func highlightJSONText(data string) template.HTML {
 			if j == i {
 				j++
 			}
-			template.HTMLEscape(&b, []byte(data[i:j]))
+			out = appendTemplateHTML(out, data[i:j])
 			i = j
 		}
 	}
-	return template.HTML(b.String())
+	return template.HTML(out)
+}
+
+// appendJSONSpan appends text as a span of class, as highlightJSONText
+// marks a token up.
+func appendJSONSpan(out []byte, class, text string) []byte {
+	out = append(out, `<span class="`...)
+	out = append(out, class...)
+	out = append(out, `">`...)
+	out = appendTemplateHTML(out, text)
+	return append(out, "</span>"...)
+}
+
+// appendTemplateHTML appends s escaped as template.HTMLEscape escapes it.
+func appendTemplateHTML(out []byte, s string) []byte {
+	from := 0
+	for i := 0; i < len(s); i++ {
+		var esc string
+		switch s[i] {
+		case 0:
+			esc = "\uFFFD"
+		case '"':
+			esc = "&#34;"
+		case '\'':
+			esc = "&#39;"
+		case '&':
+			esc = "&amp;"
+		case '<':
+			esc = "&lt;"
+		case '>':
+			esc = "&gt;"
+		default:
+			continue
+		}
+		out = append(out, s[from:i]...)
+		out = append(out, esc...)
+		from = i + 1
+	}
+	return append(out, s[from:]...)
+}
+
+// highlightIndented returns valid JSON text as highlightJSONText marks up
+// its json.Indent form (no prefix, two spaces, no trailing newline), in
+// one pass: what schema pages show. The JSON must be valid and end with
+// no white space (json.Indent keeps trailing white space);
+// TestHighlightIndentedIsIndent holds the two to the same bytes.
+func highlightIndented(raw []byte) template.HTML {
+	data := string(raw)
+	out := make([]byte, 0, len(data)*4)
+	depth, needIndent := 0, false
+	newline := func(depth int) {
+		out = append(out, '\n')
+		for i := 0; i < depth; i++ {
+			out = append(out, "  "...)
+		}
+	}
+	for i := 0; i < len(data); {
+		c := data[i]
+		if c == ' ' || c == '\t' || c == '\n' || c == '\r' {
+			i++
+			continue
+		}
+		if needIndent && c != '}' && c != ']' {
+			needIndent = false
+			depth++
+			newline(depth)
+		}
+		switch c {
+		case '{', '[':
+			needIndent = true
+			out = appendJSONSpan(out, "p", data[i:i+1])
+			i++
+		case ',':
+			out = appendJSONSpan(out, "p", ",")
+			newline(depth)
+			i++
+		case ':':
+			out = appendJSONSpan(out, "p", ":")
+			out = append(out, ' ')
+			i++
+		case '}', ']':
+			if needIndent {
+				needIndent = false
+			} else {
+				depth--
+				newline(depth)
+			}
+			out = appendJSONSpan(out, "p", data[i:i+1])
+			i++
+		case '"':
+			j := i + 1
+			for data[j] != '"' {
+				if data[j] == '\\' {
+					j++
+				}
+				j++
+			}
+			j++
+			k := j
+			for k < len(data) && (data[k] == ' ' || data[k] == '\n' || data[k] == '\t' || data[k] == '\r') {
+				k++
+			}
+			if k < len(data) && data[k] == ':' {
+				out = appendJSONSpan(out, "nt", data[i:j])
+			} else {
+				out = appendJSONSpan(out, "s2", data[i:j])
+			}
+			i = j
+		case 't', 'f', 'n':
+			j := i
+			for j < len(data) && data[j] >= 'a' && data[j] <= 'z' {
+				j++
+			}
+			out = appendJSONSpan(out, "kc", data[i:j])
+			i = j
+		default: // a number
+			j, float := i+1, false
+			for j < len(data) && strings.IndexByte("0123456789.eE+-", data[j]) >= 0 {
+				float = float || data[j] == '.' || data[j] == 'e' || data[j] == 'E'
+				j++
+			}
+			if float {
+				out = appendJSONSpan(out, "mf", data[i:j])
+			} else {
+				out = appendJSONSpan(out, "mi", data[i:j])
+			}
+			i = j
+		}
+	}
+	return template.HTML(out)
 }
 
 // isPlainJSON reports whether code is one JSON text in valid UTF-8 with no

@@ -1,6 +1,7 @@
 package build
 
 import (
+	"context"
 	"html"
 	"regexp"
 	"testing"
@@ -121,5 +122,42 @@ func TestJSONCodeIsChroma(t *testing.T) {
 		if isPlainJSON(code) {
 			t.Errorf("%q is taken for plain JSON", code)
 		}
+	}
+}
+
+// TestHighlightIndentedIsIndent checks that highlightIndented marks up
+// what json.Indent makes of a schema, as highlightJSONText does.
+func TestHighlightIndentedIsIndent(t *testing.T) {
+	check := func(t interface {
+		Helper()
+		Fatalf(string, ...any)
+	}, raw string) {
+		t.Helper()
+		pretty, err := indentJSON([]byte(raw))
+		if err != nil {
+			t.Fatalf("%q: %v", raw, err)
+		}
+		if got, want := highlightIndented([]byte(raw)), highlightJSON(pretty); got != want {
+			t.Fatalf("highlightIndented differs on %q\n got: %s\nwant: %s", raw, got, want)
+		}
+	}
+	rapid.Check(t, func(t *rapid.T) {
+		doc := genJSON(t, 0)
+		check(t, doc)
+		var v any
+		if err := json.Unmarshal([]byte(doc), &v); err == nil {
+			compact, _ := json.Marshal(v)
+			check(t, string(compact))
+		}
+	})
+	for i := 0; i < 40; i++ {
+		name, data := synth.Source(i, 1)
+		row := parseSource(context.Background(), SourceFile{Path: name, Data: data}, name).row
+		if row == nil {
+			continue
+		}
+		d := decodePublished(t, row.Descriptor)
+		check(t, string(d.Inputs))
+		check(t, string(d.Output))
 	}
 }

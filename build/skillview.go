@@ -222,6 +222,13 @@ func authOf(a skillcat.Auth) authView {
 	return v
 }
 
+// indentJSON is raw as json.Indent formats it for a page.
+func indentJSON(raw []byte) ([]byte, error) {
+	var pretty bytes.Buffer
+	err := json.Indent(&pretty, raw, "", "  ")
+	return pretty.Bytes(), err
+}
+
 // maxSchemaRows bounds a schema table; deeper detail is in the descriptor.
 const maxSchemaRows = 200
 
@@ -232,9 +239,10 @@ const maxSchemaDepth = 8
 // schemaViewOf describes an inputs or output schema for the page.
 func schemaViewOf(raw json.RawMessage) schemaView {
 	var v schemaView
-	var pretty bytes.Buffer
-	if json.Indent(&pretty, raw, "", "  ") == nil {
-		v.JSON = highlightJSON(pretty.Bytes())
+	if n := len(raw); n > 0 && strings.IndexByte(" \t\r\n", raw[n-1]) < 0 && json.Valid(raw) {
+		v.JSON = highlightIndented(raw)
+	} else if pretty, err := indentJSON(raw); err == nil {
+		v.JSON = highlightJSON(pretty)
 	}
 	root, err := skillcat.ParseJSON(raw)
 	if err != nil {
