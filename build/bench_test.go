@@ -95,7 +95,7 @@ func BenchmarkStageValidate(b *testing.B) {
 
 // BenchmarkStageIndex is loading one skill's row into SQLite.
 func BenchmarkStageIndex(b *testing.B) {
-	var rows []*store.Skill
+	var rows []*store.Row
 	for _, s := range benchCorpus(b) {
 		rows = append(rows, parseSource(context.Background(), s.file, s.name).row)
 	}

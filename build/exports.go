@@ -86,7 +86,7 @@ type exportRun struct {
 	r        routes
 	on       Exports
 	site     Site
-	listed   []store.Skill
+	listed   []store.Row
 	o        *output
 	keys     buildKeys
 	at       map[string]int    // index in listed by id
@@ -101,7 +101,7 @@ type exportRun struct {
 
 // newExportRun prepares the exports of the listing, or returns nil when the
 // site turns them all off.
-func newExportRun(r routes, cat *catalog, listed []store.Skill, o *output, keys buildKeys) *exportRun {
+func newExportRun(r routes, cat *catalog, listed []store.Row, o *output, keys buildKeys) *exportRun {
 	on := cat.site.Exports
 	if !on.AgentSkills && !on.APICatalog && !on.LLMsTxt {
 		return nil
@@ -245,14 +245,14 @@ func (x *exportRun) finish() error {
 
 // mdKey is what a SKILL.md is made from: the site, the descriptor and the
 // skill's name.
-func mdKey(keys buildKeys, e *store.Skill, name string) string {
+func mdKey(keys buildKeys, e *store.Row, name string) string {
 	return keys.site + " " + e.Digest + " " + name
 }
 
 // apiOf is the API catalog entry of an api skill: its endpoint, described
 // by its descriptor and the protocol's message schemas, documented by its
 // page, with the skill index as its metadata.
-func apiOf(r routes, d *skillcat.SkillDescriptor, e *store.Skill) apicatalog.API {
+func apiOf(r routes, d *skillcat.SkillDescriptor, e *store.Row) apicatalog.API {
 	from := r.apiCatalog()
 	return apicatalog.API{
 		Anchor: d.Endpoint.URL,
@@ -270,7 +270,7 @@ func apiOf(r routes, d *skillcat.SkillDescriptor, e *store.Skill) apicatalog.API
 // summary, a section per capability type listing each skill (its SKILL.md
 // when Agent Skills are published, its page otherwise), and the documents
 // for machines.
-func llmsFile(r routes, site Site, listed []store.Skill, names map[string]string) llmstxt.File {
+func llmsFile(r routes, site Site, listed []store.Row, names map[string]string) llmstxt.File {
 	from := r.llmsTxt()
 	f := llmstxt.File{Title: site.Title, Summary: site.Description}
 	if intro := firstText(site.IntroSource); intro != "" {

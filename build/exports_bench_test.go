@@ -98,7 +98,7 @@ func benchContent(b *testing.B, dir string, n int, site string) string {
 // build: decode its published descriptor, make its SKILL.md and its body
 // again for llms-full.txt (compare BenchmarkStageRender, its page).
 func BenchmarkStageExport(b *testing.B) {
-	var rows []*store.Skill
+	var rows []*store.Row
 	for _, s := range benchCorpus(b) {
 		rows = append(rows, parseSource(context.Background(), s.file, s.name).row)
 	}

@@ -113,7 +113,7 @@ func previousFeed(cfg Config) fs.FS {
 
 // changeFeed returns the feed files of this build: the document and every
 // page.
-func changeFeed(cfg Config, r routes, listed []store.Skill) ([]File, error) {
+func changeFeed(cfg Config, r routes, listed []store.Row) ([]File, error) {
 	h, err := readHistory(r, previousFeed(cfg))
 	if err != nil && !cfg.ResetChanges {
 		return nil, fmt.Errorf("%w (build with --reset-changes to start a new history, which followers see as a new epoch)", err)
@@ -146,7 +146,7 @@ func changeFeed(cfg Config, r routes, listed []store.Skill) ([]File, error) {
 	// Every id listed now or before, in order: one event for each that
 	// differs.
 	ids := make([]string, 0, len(listed)+len(state))
-	now := make(map[string]*store.Skill, len(listed))
+	now := make(map[string]*store.Row, len(listed))
 	for i := range listed {
 		now[listed[i].ID] = &listed[i]
 		ids = append(ids, listed[i].ID)

@@ -161,7 +161,7 @@ func (p *pages) newPage(file, title string, counts map[string]int) *page {
 
 // items lists skills for the home and type pages, by name (case-folded,
 // then by id, so the order is total and stable).
-func items(skills []store.Skill) []listItem {
+func items(skills []store.Row) []listItem {
 	out := make([]listItem, len(skills))
 	for i, s := range skills {
 		out[i] = listItem{ID: s.ID, Name: s.Name, Summary: s.Summary, Type: s.CapabilityType, Access: s.Access,

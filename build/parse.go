@@ -28,7 +28,7 @@ type publishedSkill struct {
 // parsed is the outcome of parsing one source: its index row when valid,
 // and its violations (warnings included).
 type parsed struct {
-	row      *store.Skill
+	row      *store.Row
 	vs       skillcat.Violations
 	idLine   int
 	idColumn int
@@ -135,7 +135,7 @@ func parseCached(ctx context.Context, fsys fs.FS, f *SourceFile, name string, ca
 	if cache != nil && p.row != nil {
 		warnings, _ := json.Marshal(p.vs)
 		_ = cache.PutSource(ctx, &store.CachedSource{Path: f.Path, Stat: f.stat, Hash: hash,
-			Skill: *p.row, Warnings: warnings, IDLine: p.idLine, IDColumn: p.idColumn})
+			Row: *p.row, Warnings: warnings, IDLine: p.idLine, IDColumn: p.idColumn})
 	}
 	return p
 }
@@ -148,7 +148,7 @@ func fromCache(c store.CachedSource, name string) parsed {
 	for i := range vs {
 		vs[i].File = name // as this run names the source (--content may differ)
 	}
-	row := c.Skill
+	row := c.Row
 	return parsed{row: &row, vs: vs, idLine: c.IDLine, idColumn: c.IDColumn, cached: true}
 }
 
@@ -182,7 +182,7 @@ func parseSource(ctx context.Context, f SourceFile, name string) parsed {
 		return parsed{vs: vs}
 	}
 	sum := sha256.Sum256(published)
-	row := &store.Skill{
+	row := &store.Row{
 		ID:             d.ID,
 		Name:           d.Name,
 		Version:        d.Version,

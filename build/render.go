@@ -23,7 +23,7 @@ type File struct {
 // nothing of a private skill can reach a file. Skill pages are rendered in
 // parallel from descriptors streamed out of the index, so they never all
 // sit in memory. listed is the index's listing (ListedEntries).
-func render(ctx context.Context, cfg Config, cat *catalog, listed []store.Skill, o *output, keys buildKeys) error {
+func render(ctx context.Context, cfg Config, cat *catalog, listed []store.Row, o *output, keys buildKeys) error {
 	r := newRoutes(cfg.BaseURL)
 	counts, err := cat.db.CountByType(ctx)
 	if err != nil {
@@ -47,7 +47,7 @@ func render(ctx context.Context, cfg Config, cat *catalog, listed []store.Skill,
 	if cfg.Signer != nil {
 		add(r.signature(r.index()), signature(cfg, idx))
 	}
-	byType := map[string][]store.Skill{}
+	byType := map[string][]store.Row{}
 	for _, s := range listed {
 		byType[s.CapabilityType] = append(byType[s.CapabilityType], s)
 	}
@@ -133,15 +133,15 @@ func render(ctx context.Context, cfg Config, cat *catalog, listed []store.Skill,
 // the descriptors out of the index once and decoding each at most once. A
 // page whose descriptor and site are those of the previous build is not
 // rendered.
-func renderSkills(ctx context.Context, cfg Config, p *pages, cat *catalog, listed []store.Skill, o *output, keys buildKeys, x *exportRun) error {
-	entries := make(map[string]*store.Skill, len(listed))
+func renderSkills(ctx context.Context, cfg Config, p *pages, cat *catalog, listed []store.Row, o *output, keys buildKeys, x *exportRun) error {
+	entries := make(map[string]*store.Row, len(listed))
 	for i := range listed {
 		entries[listed[i].ID] = &listed[i]
 	}
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(workerCount(cfg.Workers))
 	// stale says whether skill e's descriptor or page must be made.
-	stale := func(e *store.Skill) bool {
+	stale := func(e *store.Row) bool {
 		return o.prev == nil || !o.fresh(p.routes.descriptor(e.ID), e.Digest) || !o.fresh(p.routes.skillPage(e.ID), pageKey(keys, e))
 	}
 	// send makes one skill's files on the next free worker; it waits while
@@ -222,12 +222,12 @@ func renderSkills(ctx context.Context, cfg Config, p *pages, cat *catalog, liste
 }
 
 // pageKey is what a skill page is made from: the site and the descriptor.
-func pageKey(keys buildKeys, e *store.Skill) string { return keys.site + " " + e.Digest }
+func pageKey(keys buildKeys, e *store.Row) string { return keys.site + " " + e.Digest }
 
 // renderSkill writes one skill's descriptor and page; decode gives the
 // descriptor decoded from published, decoded once for the page and the
 // exports.
-func renderSkill(p *pages, e *store.Skill, published []byte, decode func() (*skillcat.SkillDescriptor, error), o *output, keys buildKeys) error {
+func renderSkill(p *pages, e *store.Row, published []byte, decode func() (*skillcat.SkillDescriptor, error), o *output, keys buildKeys) error {
 	if file := p.routes.descriptor(e.ID); !o.fresh(file, e.Digest) {
 		if err := o.write(file, published, e.Digest); err != nil {
 			return err
@@ -250,7 +250,7 @@ func renderSkill(p *pages, e *store.Skill, published []byte, decode func() (*ski
 
 // encodeIndex writes the SkillIndex file of the given skills, in id order;
 // each entry's descriptor_url is published from file.
-func encodeIndex(r routes, file string, skills []store.Skill) ([]byte, error) {
+func encodeIndex(r routes, file string, skills []store.Row) ([]byte, error) {
 	x := skillcat.SkillIndex{Protocol: skillcat.CurrentProtocol(), Skills: make([]skillcat.IndexEntry, len(skills))}
 	for i, s := range skills {
 		x.Skills[i] = skillcat.IndexEntry{

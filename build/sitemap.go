@@ -13,7 +13,7 @@ const sitemapMaxURLs = 50000
 
 // sitemaps lists every page routes.sitemapPages names, under the base URL:
 // sitemap.xml alone, or a sitemap index and the sitemaps it names.
-func sitemaps(cfg Config, r routes, counts map[string]int, skills []store.Skill) []File {
+func sitemaps(cfg Config, r routes, counts map[string]int, skills []store.Row) []File {
 	ids := make([]string, len(skills))
 	for i, s := range skills {
 		ids[i] = s.ID

@@ -56,7 +56,7 @@ type Changes struct {
 	// Skills are the verified descriptors of the upserted skills (digest
 	// as in their event, valid, of that id and version), ordered by id. A
 	// skill whose descriptor failed is not among them.
-	Skills []Skill
+	Skills []VerifiedSkill
 }
 
 // Changes follows the change feed of the catalog at baseURL (any form
@@ -222,14 +222,14 @@ func (c *Client) eachPage(ctx context.Context, hc *http.Client, feedURL *url.URL
 
 // fetchUpserts fetches and verifies the descriptors of the upsert events,
 // at most Concurrency at a time.
-func (c *Client) fetchUpserts(ctx context.Context, hc *http.Client, events []skillcat.ChangeEvent) ([]Skill, []Problem) {
+func (c *Client) fetchUpserts(ctx context.Context, hc *http.Client, events []skillcat.ChangeEvent) ([]VerifiedSkill, []Problem) {
 	var upserts []skillcat.ChangeEvent
 	for _, e := range events {
 		if e.Op == skillcat.OpUpsert {
 			upserts = append(upserts, e)
 		}
 	}
-	skills := make([]Skill, len(upserts))
+	skills := make([]VerifiedSkill, len(upserts))
 	errs := make([]error, len(upserts))
 	jobs := make(chan int)
 	var wg sync.WaitGroup
@@ -245,7 +245,7 @@ func (c *Client) fetchUpserts(ctx context.Context, hc *http.Client, events []ski
 	}
 	close(jobs)
 	wg.Wait()
-	var good []Skill
+	var good []VerifiedSkill
 	var problems []Problem
 	for i, err := range errs {
 		if err != nil {
@@ -254,29 +254,29 @@ func (c *Client) fetchUpserts(ctx context.Context, hc *http.Client, events []ski
 		}
 		good = append(good, skills[i])
 	}
-	slices.SortFunc(good, func(a, b Skill) int { return cmp.Compare(a.Entry.ID, b.Entry.ID) })
+	slices.SortFunc(good, func(a, b VerifiedSkill) int { return cmp.Compare(a.Entry.ID, b.Entry.ID) })
 	slices.SortFunc(problems, func(a, b Problem) int { return cmp.Compare(a.ID, b.ID) })
 	return good, problems
 }
 
 // fetchUpsert fetches the descriptor an upsert points at and checks that
 // it is the one the event names.
-func (c *Client) fetchUpsert(ctx context.Context, hc *http.Client, e skillcat.ChangeEvent) (Skill, error) {
+func (c *Client) fetchUpsert(ctx context.Context, hc *http.Client, e skillcat.ChangeEvent) (VerifiedSkill, error) {
 	u, err := url.Parse(e.DescriptorURL)
 	if err != nil {
-		return Skill{}, err
+		return VerifiedSkill{}, err
 	}
 	if err := checkURL(u); err != nil {
-		return Skill{}, err
+		return VerifiedSkill{}, err
 	}
 	d, vs, err := c.fetchDescriptor(ctx, hc, u, e.Digest)
 	if err != nil {
-		return Skill{}, err
+		return VerifiedSkill{}, err
 	}
 	if d.ID != e.ID || d.Version != e.Version {
-		return Skill{}, fmt.Errorf("%w: the event says %s %s, the descriptor %s %s", ErrEntryMismatch, e.ID, e.Version, d.ID, d.Version)
+		return VerifiedSkill{}, fmt.Errorf("%w: the event says %s %s, the descriptor %s %s", ErrEntryMismatch, e.ID, e.Version, d.ID, d.Version)
 	}
 	entry := skillcat.IndexEntry{ID: d.ID, Name: d.Name, Version: d.Version, CapabilityType: d.CapabilityType,
 		Access: d.Access, DescriptorURL: e.DescriptorURL, Digest: e.Digest}
-	return Skill{Entry: entry, URL: u.String(), Descriptor: d, Warnings: vs}, nil
+	return VerifiedSkill{Entry: entry, URL: u.String(), Descriptor: d, Warnings: vs}, nil
 }

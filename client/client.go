@@ -15,7 +15,7 @@
 //	    └──► for each entry, at most Concurrency at a time:
 //	         resolve descriptor_url ──GET──► sha256 digest ──► version rule
 //	         ──► ParseDescriptor ──► id, name, version, type and access
-//	         agree with the entry ──► Skill
+//	         agree with the entry ──► VerifiedSkill
 //
 // A problem with the index stops discovery. A problem with a descriptor is
 // recorded and the others are still verified, so Discover returns the good

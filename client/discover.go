@@ -61,13 +61,13 @@ type Catalog struct {
 
 	// Skills are the verified skills, of the requested type if any,
 	// ordered by id. A skill whose descriptor failed is not among them.
-	Skills []Skill
+	Skills []VerifiedSkill
 }
 
-// Skill is one skill of a catalog whose descriptor was verified: served
-// as JSON, with the digest of its index entry, valid, and agreeing with the
-// entry on id, name, version, capability_type and access.
-type Skill struct {
+// VerifiedSkill is one skill of a catalog whose descriptor was verified:
+// served as JSON, with the digest of its index entry, valid, and agreeing
+// with the entry on id, name, version, capability_type and access.
+type VerifiedSkill struct {
 	// Entry is the skill's index entry.
 	Entry skillcat.IndexEntry
 
@@ -236,9 +236,9 @@ func (c *Client) fetchIndex(ctx context.Context, hc *http.Client, u *url.URL) (*
 // ordered by id. After MaxFailures failed fetches in a row it fetches no
 // more: the entries left are problems wrapping ErrStopped.
 func (c *Client) fetchSkills(ctx context.Context, hc *http.Client, base *url.URL, entries []skillcat.IndexEntry,
-	progress func(done, total int)) ([]Skill, []Problem) {
+	progress func(done, total int)) ([]VerifiedSkill, []Problem) {
 	type result struct {
-		skill Skill
+		skill VerifiedSkill
 		url   string
 		err   error
 		done  bool
@@ -284,7 +284,7 @@ feed:
 	close(jobs)
 	wg.Wait()
 
-	var skills []Skill
+	var skills []VerifiedSkill
 	var problems []Problem
 	for i, r := range results {
 		if !r.done {
@@ -296,7 +296,7 @@ feed:
 		}
 		skills = append(skills, r.skill)
 	}
-	slices.SortStableFunc(skills, func(a, b Skill) int { return cmp.Compare(a.Entry.ID, b.Entry.ID) })
+	slices.SortStableFunc(skills, func(a, b VerifiedSkill) int { return cmp.Compare(a.Entry.ID, b.Entry.ID) })
 	slices.SortStableFunc(problems, func(a, b Problem) int { return cmp.Compare(a.ID, b.ID) })
 	return skills, problems
 }
@@ -313,10 +313,10 @@ func (e *fetchError) Unwrap() []error { return []error{e.err, errFetch} }
 
 // verifySkill is fetchSkill with a panic turned into the entry's problem:
 // whatever a document holds, it must not crash a program that discovers.
-func (c *Client) verifySkill(ctx context.Context, hc *http.Client, base *url.URL, e skillcat.IndexEntry) (s Skill, u string, err error) {
+func (c *Client) verifySkill(ctx context.Context, hc *http.Client, base *url.URL, e skillcat.IndexEntry) (s VerifiedSkill, u string, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			s, u, err = Skill{}, e.DescriptorURL, fmt.Errorf("%w while verifying the descriptor: %v", ErrInternal, r)
+			s, u, err = VerifiedSkill{}, e.DescriptorURL, fmt.Errorf("%w while verifying the descriptor: %v", ErrInternal, r)
 		}
 	}()
 	return c.fetchSkill(ctx, hc, base, e)
@@ -324,33 +324,33 @@ func (c *Client) verifySkill(ctx context.Context, hc *http.Client, base *url.URL
 
 // fetchSkill fetches and verifies the descriptor of one entry. It returns
 // the skill, or the descriptor's URL and what is wrong with it.
-func (c *Client) fetchSkill(ctx context.Context, hc *http.Client, base *url.URL, e skillcat.IndexEntry) (Skill, string, error) {
+func (c *Client) fetchSkill(ctx context.Context, hc *http.Client, base *url.URL, e skillcat.IndexEntry) (VerifiedSkill, string, error) {
 	ref, err := url.Parse(e.DescriptorURL)
 	if err != nil {
 		var ue *url.Error
 		if errors.As(err, &ue) {
 			err = ue.Err
 		}
-		return Skill{}, e.DescriptorURL, fmt.Errorf("invalid descriptor_url: %w", err)
+		return VerifiedSkill{}, e.DescriptorURL, fmt.Errorf("invalid descriptor_url: %w", err)
 	}
 	u := base.ResolveReference(ref)
 	u.Fragment, u.RawFragment = "", ""
 	name := u.Redacted()
 	if err := checkURL(u); err != nil {
-		return Skill{}, name, err
+		return VerifiedSkill{}, name, err
 	}
 	if base.Scheme == "https" && u.Scheme != "https" {
-		return Skill{}, name, &detailError{ErrHTTPSRequired, "https required: the index is served over https, its descriptors must be too"}
+		return VerifiedSkill{}, name, &detailError{ErrHTTPSRequired, "https required: the index is served over https, its descriptors must be too"}
 	}
 
 	d, vs, err := c.fetchDescriptor(ctx, hc, u, e.Digest)
 	if err != nil {
-		return Skill{}, name, err
+		return VerifiedSkill{}, name, err
 	}
 	if err := matchEntry(e, d); err != nil {
-		return Skill{}, name, err
+		return VerifiedSkill{}, name, err
 	}
-	return Skill{Entry: e, URL: u.String(), Descriptor: d, Warnings: vs}, name, nil
+	return VerifiedSkill{Entry: e, URL: u.String(), Descriptor: d, Warnings: vs}, name, nil
 }
 
 // StatusError is the error of a document served with a status other than

@@ -18,7 +18,7 @@ var ErrNotListed = errors.New("skill not listed")
 // an id the index does not list (ErrNotListed), or with the descriptor
 // (the errors of Discover). opts applies as it does to Discover; its Type,
 // when set, must be the skill's type.
-func (c *Client) DiscoverSkill(ctx context.Context, baseURL, id string, opts DiscoverOptions) (skill *Skill, err error) {
+func (c *Client) DiscoverSkill(ctx context.Context, baseURL, id string, opts DiscoverOptions) (skill *VerifiedSkill, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			skill, err = nil, fmt.Errorf("discover %s: %w: %v", baseURL, ErrInternal, r)

@@ -48,7 +48,7 @@ type CachedSource struct {
 	Path     string
 	Stat     string // the file's identity (device, inode, ctime, size); "" means unknown
 	Hash     string // sha256 of the source's bytes, hex
-	Skill    Skill  // the row it gave, kept as the index keeps it (rowColumns, tags in order)
+	Row      Row    // the row it gave, kept as the index keeps it (rowColumns, tags in order)
 	Warnings []byte // its warnings, as the build encodes them
 	IDLine   int
 	IDColumn int
@@ -357,7 +357,7 @@ func (t *CacheTx) Source(ctx context.Context, path string) (CachedSource, bool, 
 	}
 	var s CachedSource
 	var sum string
-	dest := append([]any{&s.Path, &s.Stat, &s.Hash}, s.Skill.dest()...)
+	dest := append([]any{&s.Path, &s.Stat, &s.Hash}, s.Row.dest()...)
 	err := t.get.QueryRowContext(ctx, path).Scan(append(dest, &s.Warnings, &s.IDLine, &s.IDColumn, &sum)...)
 	if errors.Is(err, sql.ErrNoRows) {
 		return CachedSource{}, false, nil
@@ -365,16 +365,16 @@ func (t *CacheTx) Source(ctx context.Context, path string) (CachedSource, bool, 
 	if err != nil {
 		return CachedSource{}, false, t.corrupt(ctx, "source "+path, err)
 	}
-	if s.Skill.Tags, err = t.tags(ctx, path); err != nil {
+	if s.Row.Tags, err = t.tags(ctx, path); err != nil {
 		return CachedSource{}, false, t.corrupt(ctx, "source "+path, err)
 	}
-	if s.Skill.Source != s.Path {
+	if s.Row.Source != s.Path {
 		return CachedSource{}, false, t.corrupt(ctx, "source "+path, errors.New("row of another source"))
 	}
 	if sum != s.sum() {
 		return CachedSource{}, false, t.corrupt(ctx, "source "+path, errors.New("row checksum mismatch"))
 	}
-	if d := sha256.Sum256(s.Skill.Descriptor); "sha256:"+hex.EncodeToString(d[:]) != s.Skill.Digest {
+	if d := sha256.Sum256(s.Row.Descriptor); "sha256:"+hex.EncodeToString(d[:]) != s.Row.Digest {
 		return CachedSource{}, false, t.corrupt(ctx, "source "+path, errors.New("descriptor digest mismatch"))
 	}
 	return s, true, nil
@@ -402,7 +402,7 @@ func (t *CacheTx) tags(ctx context.Context, path string) ([]string, error) {
 func (s *CachedSource) sum() string {
 	h := sha256.New()
 	fields := []string{s.Path, s.Stat, s.Hash}
-	for _, v := range s.Skill.args() {
+	for _, v := range s.Row.args() {
 		switch v := v.(type) {
 		case string:
 			fields = append(fields, v)
@@ -410,8 +410,8 @@ func (s *CachedSource) sum() string {
 			fields = append(fields, string(v))
 		}
 	}
-	fields = append(fields, s.Skill.Tags...)
-	fields = append(fields, strconv.Itoa(len(s.Skill.Tags)), string(s.Warnings), strconv.Itoa(s.IDLine), strconv.Itoa(s.IDColumn))
+	fields = append(fields, s.Row.Tags...)
+	fields = append(fields, strconv.Itoa(len(s.Row.Tags)), string(s.Warnings), strconv.Itoa(s.IDLine), strconv.Itoa(s.IDColumn))
 	for _, f := range fields {
 		io.WriteString(h, strconv.Itoa(len(f))+":")
 		io.WriteString(h, f)
@@ -423,15 +423,15 @@ func (s *CachedSource) sum() string {
 func (t *CacheTx) PutSource(ctx context.Context, s *CachedSource) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	s.Skill.Source = s.Path
-	args := append([]any{s.Path, s.Stat, s.Hash}, s.Skill.args()...)
+	s.Row.Source = s.Path
+	args := append([]any{s.Path, s.Stat, s.Hash}, s.Row.args()...)
 	if _, err := t.put.ExecContext(ctx, append(args, s.Warnings, s.IDLine, s.IDColumn, s.sum())...); err != nil {
 		return fmt.Errorf("update cache: source %s: %w", s.Path, err)
 	}
 	if _, err := t.dropTags.ExecContext(ctx, s.Path); err != nil {
 		return fmt.Errorf("update cache: source %s: %w", s.Path, err)
 	}
-	for pos, tag := range s.Skill.Tags {
+	for pos, tag := range s.Row.Tags {
 		if _, err := t.putTag.ExecContext(ctx, s.Path, pos, tag); err != nil {
 			return fmt.Errorf("update cache: source %s: tag %q: %w", s.Path, tag, err)
 		}

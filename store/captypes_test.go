@@ -37,15 +37,15 @@ func TestCapabilityTypesCheck(t *testing.T) {
 	}
 	defer db.Close()
 	for _, typ := range skillcat.CapabilityTypes {
-		s := Skill{ID: "s-" + string(typ), Name: "S", Version: "1.0.0", CapabilityType: string(typ), Access: "public",
+		s := Row{ID: "s-" + string(typ), Name: "S", Version: "1.0.0", CapabilityType: string(typ), Access: "public",
 			Source: string(typ) + ".json", Descriptor: []byte("{}"), Digest: "sha256:0"}
-		if _, err := db.Load(ctx, []Skill{s}); err != nil {
+		if _, err := db.Load(ctx, []Row{s}); err != nil {
 			t.Errorf("load a skill of type %q: %v", typ, err)
 		}
 	}
-	bad := Skill{ID: "bad", Name: "S", Version: "1.0.0", CapabilityType: "widget", Access: "public",
+	bad := Row{ID: "bad", Name: "S", Version: "1.0.0", CapabilityType: "widget", Access: "public",
 		Source: "bad.json", Descriptor: []byte("{}"), Digest: "sha256:0"}
-	if _, err := db.Load(ctx, []Skill{bad}); err == nil {
+	if _, err := db.Load(ctx, []Row{bad}); err == nil {
 		t.Error(`the index accepted capability type "widget"`)
 	}
 	counts, err := db.CountByType(ctx)

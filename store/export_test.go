@@ -41,7 +41,7 @@ func exportBytes(t *testing.T, db *store.DB) []byte {
 }
 
 // secret is a private skill whose every field is a marker to look for.
-func secret() store.Skill {
+func secret() store.Row {
 	s := newSkill("zz-secret-skill", "api", "private", "hidden/secret-source.json", "secret-tag")
 	s.Name = "Hush Hush Name"
 	s.Summary = "Secret summary text."
@@ -53,7 +53,7 @@ func secret() store.Skill {
 
 func TestExport(t *testing.T) {
 	ctx := context.Background()
-	public := []store.Skill{
+	public := []store.Row{
 		newSkill("b-tool", "plugin", "public", "tools/b.json", "one", "two"),
 		newSkill("a-api", "api", "restricted", "apis/a.md"),
 		newSkill("c-notes", "knowledge", "public", "c.json", "z", "a"),
@@ -61,7 +61,7 @@ func TestExport(t *testing.T) {
 
 	t.Run("NoPrivateBytes", func(t *testing.T) {
 		db := openMemory(t)
-		load(t, db, append([]store.Skill{secret()}, public...)...)
+		load(t, db, append([]store.Row{secret()}, public...)...)
 		file := exportBytes(t, db)
 		s := secret()
 		for _, marker := range []string{s.ID, s.Name, s.Summary, s.ProviderName, string(s.Descriptor),

@@ -69,9 +69,9 @@ func TestRowColumns(t *testing.T) {
 
 	// Each column holds the field of its name: load a row whose fields all
 	// differ, and read every column back by name.
-	s := Skill{ID: "a", Name: "A", Version: "1", CapabilityType: "api", Access: "public", Summary: "S",
+	s := Row{ID: "a", Name: "A", Version: "1", CapabilityType: "api", Access: "public", Summary: "S",
 		ProviderName: "P", Source: "a.json", Descriptor: []byte("{}"), Digest: "sha256:x"}
-	if _, err := db.Load(ctx, []Skill{s}); err != nil {
+	if _, err := db.Load(ctx, []Row{s}); err != nil {
 		t.Fatal(err)
 	}
 	v := reflect.ValueOf(s)
@@ -93,7 +93,7 @@ func TestRowColumns(t *testing.T) {
 			want = string(f.Bytes())
 		}
 		if string(got) != want {
-			t.Errorf("column %s holds %q; Skill.%s is %q", c.name, got, goName, want)
+			t.Errorf("column %s holds %q; Row.%s is %q", c.name, got, goName, want)
 		}
 	}
 }

@@ -16,7 +16,7 @@ import (
 	sqlite3 "modernc.org/sqlite/lib"
 )
 
-// capabilityTypes are the values of Skill.CapabilityType: those of the
+// capabilityTypes are the values of Row.CapabilityType: those of the
 // root package, which the CHECK constraint in migrations/0001_init.sql
 // spells out in SQL (a test keeps the two in step).
 var capabilityTypes = func() []string {
@@ -26,21 +26,6 @@ var capabilityTypes = func() []string {
 	}
 	return out
 }()
-
-// Skill is one row of the index: what the build knows of one valid source.
-type Skill struct {
-	ID             string
-	Name           string
-	Version        string
-	CapabilityType string // plugin | api | knowledge | task
-	Access         string // public | restricted | private
-	Summary        string
-	ProviderName   string
-	Tags           []string // in source order; stored in a skill_tags table
-	Source         string   // source path relative to the content dir, slash-separated
-	Descriptor     []byte   // the published descriptor bytes
-	Digest         string   // "sha256:<hex>" of Descriptor
-}
 
 // DuplicateError reports a second source claiming an id already indexed.
 type DuplicateError struct {
@@ -79,7 +64,7 @@ const (
 // It returns every duplicate found, in order (nil when none), and a non-nil
 // error only for a real failure, such as a capability type or access the
 // schema does not allow; then nothing of skills is loaded.
-func (db *DB) Load(ctx context.Context, skills []Skill) ([]*DuplicateError, error) {
+func (db *DB) Load(ctx context.Context, skills []Row) ([]*DuplicateError, error) {
 	l, err := db.NewLoader(ctx)
 	if err != nil {
 		return nil, err
@@ -133,7 +118,7 @@ func (db *DB) NewLoader(ctx context.Context) (*Loader, error) {
 // Add inserts one skill. When its id is already indexed, the UNIQUE
 // constraint rejects it and Add returns a *DuplicateError naming the source
 // that holds the id; the load goes on. The error is for real failures.
-func (l *Loader) Add(ctx context.Context, s *Skill) (*DuplicateError, error) {
+func (l *Loader) Add(ctx context.Context, s *Row) (*DuplicateError, error) {
 	_, err := l.insertSkill.ExecContext(ctx, s.args()...)
 	if isUniqueViolation(err) {
 		// The failed INSERT wrote nothing and the transaction goes on.
@@ -179,7 +164,7 @@ func (l *Loader) Close() error {
 // ListedKey returns a digest of everything Export writes, given the listed
 // skills (ListedEntries of all types): their rows and tags. Equal keys mean
 // equal exports.
-func ListedKey(skills []Skill) string {
+func ListedKey(skills []Row) string {
 	h := sha256.New()
 	for _, s := range skills {
 		for _, f := range []string{s.ID, s.Name, s.Version, s.CapabilityType, s.Access, s.Summary, s.ProviderName, s.Digest, strings.Join(s.Tags, "\x00")} {
@@ -236,7 +221,7 @@ func isUniqueViolation(err error) bool {
 // Listed returns the non-private skills ordered by id; capabilityType "" means
 // all types. It returns an error for a capabilityType that is not one of
 // plugin, api, knowledge or task.
-func (db *DB) Listed(ctx context.Context, capabilityType string) ([]Skill, error) {
+func (db *DB) Listed(ctx context.Context, capabilityType string) ([]Row, error) {
 	skills, err := db.listed(ctx, capabilityType, true)
 	if err != nil {
 		if capabilityType == "" {
@@ -249,7 +234,7 @@ func (db *DB) Listed(ctx context.Context, capabilityType string) ([]Skill, error
 
 // ListedEntries is Listed without the descriptor bytes: what an index or a
 // list page needs, in a fraction of the memory.
-func (db *DB) ListedEntries(ctx context.Context, capabilityType string) ([]Skill, error) {
+func (db *DB) ListedEntries(ctx context.Context, capabilityType string) ([]Row, error) {
 	skills, err := db.listed(ctx, capabilityType, false)
 	if err != nil {
 		return nil, fmt.Errorf("list skills: %w", err)
@@ -257,7 +242,7 @@ func (db *DB) ListedEntries(ctx context.Context, capabilityType string) ([]Skill
 	return skills, nil
 }
 
-func (db *DB) listed(ctx context.Context, capabilityType string, withDescriptors bool) ([]Skill, error) {
+func (db *DB) listed(ctx context.Context, capabilityType string, withDescriptors bool) ([]Row, error) {
 	skillsSQL, tagsSQL, args := listedAllSQL, tagsAllSQL, []any(nil)
 	if capabilityType != "" {
 		if !slices.Contains(capabilityTypes, capabilityType) {
@@ -275,14 +260,14 @@ func (db *DB) listed(ctx context.Context, capabilityType string, withDescriptors
 	}
 	defer tx.Rollback()
 
-	var skills []Skill
+	var skills []Row
 	index := make(map[string]int)
 	rows, err := tx.QueryContext(ctx, skillsSQL, args...)
 	if err != nil {
 		return nil, err
 	}
 	for rows.Next() {
-		var s Skill
+		var s Row
 		if err := rows.Scan(s.dest()...); err != nil {
 			rows.Close()
 			return nil, err

@@ -21,7 +21,7 @@ func TestLoad(t *testing.T) {
 
 	t.Run("OK", func(t *testing.T) {
 		db := openMemory(t)
-		in := []store.Skill{
+		in := []store.Row{
 			newSkill("zeta", "task", "public", "z/zeta.json", "b", "a", "c"),
 			newSkill("alpha", "api", "restricted", "alpha.md"),
 			newSkill("mid.dle-1", "plugin", "public", "m.json", "only"),
@@ -31,7 +31,7 @@ func TestLoad(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := []store.Skill{in[1], in[2], in[0]} // by id
+		want := []store.Row{in[1], in[2], in[0]} // by id
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("got %+v, want %+v", got, want)
 		}
@@ -39,7 +39,7 @@ func TestLoad(t *testing.T) {
 
 	t.Run("ErrDuplicateID", func(t *testing.T) {
 		db := openMemory(t)
-		dups, err := db.Load(ctx, []store.Skill{
+		dups, err := db.Load(ctx, []store.Row{
 			newSkill("before", "api", "public", "before.json"),
 			newSkill("dup", "api", "public", "a.json"),
 			newSkill("dup", "task", "public", "b.json"),
@@ -72,7 +72,7 @@ func TestLoad(t *testing.T) {
 	t.Run("ErrDuplicateIDAcrossLoads", func(t *testing.T) {
 		db := openMemory(t)
 		load(t, db, newSkill("x", "api", "public", "first.json"))
-		dups, err := db.Load(ctx, []store.Skill{newSkill("x", "api", "public", "second.json")})
+		dups, err := db.Load(ctx, []store.Row{newSkill("x", "api", "public", "second.json")})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -85,7 +85,7 @@ func TestLoad(t *testing.T) {
 	t.Run("ErrDuplicateOfPrivate", func(t *testing.T) {
 		// Private skills take part in the uniqueness check.
 		db := openMemory(t)
-		dups, err := db.Load(ctx, []store.Skill{
+		dups, err := db.Load(ctx, []store.Row{
 			newSkill("x", "api", "private", "hidden.json"),
 			newSkill("x", "api", "public", "shown.json"),
 		})
@@ -102,14 +102,14 @@ func TestLoad(t *testing.T) {
 	})
 
 	t.Run("ErrInvalidRow", func(t *testing.T) {
-		for _, s := range []store.Skill{
+		for _, s := range []store.Row{
 			newSkill("bad", "widget", "public", "bad.json"),
 			newSkill("bad", "api", "secret", "bad.json"),
 			newSkill("bad", "api", "public", "bad.json", "same", "same"),
 		} {
 			t.Run(s.CapabilityType+"/"+s.Access+"/"+strings.Join(s.Tags, ","), func(t *testing.T) {
 				db := openMemory(t)
-				dups, err := db.Load(ctx, []store.Skill{newSkill("good", "api", "public", "good.json"), s})
+				dups, err := db.Load(ctx, []store.Row{newSkill("good", "api", "public", "good.json"), s})
 				if err == nil {
 					t.Fatalf("got no error, want one")
 				}
@@ -132,7 +132,7 @@ func TestLoad(t *testing.T) {
 		db := openMemory(t)
 		cctx, cancel := context.WithCancel(ctx)
 		cancel()
-		if _, err := db.Load(cctx, []store.Skill{newSkill("a", "api", "public", "a.json")}); !errors.Is(err, context.Canceled) {
+		if _, err := db.Load(cctx, []store.Row{newSkill("a", "api", "public", "a.json")}); !errors.Is(err, context.Canceled) {
 			t.Errorf("got %v, want context.Canceled", err)
 		}
 	})
@@ -147,8 +147,8 @@ func TestLoad(t *testing.T) {
 }
 
 // mixed returns skills of every type and access, ids in no particular order.
-func mixed() []store.Skill {
-	var skills []store.Skill
+func mixed() []store.Row {
+	var skills []store.Row
 	accesses := []string{"public", "restricted", "private"}
 	for i := range 24 {
 		ct := capabilityTypes[i%len(capabilityTypes)]
@@ -244,7 +244,7 @@ func TestCountByType(t *testing.T) {
 func TestProperties(t *testing.T) {
 	t.Run("Feature: skill-sharing-protocol, Property 7: capability filter (store)", func(t *testing.T) {
 		ctx := context.Background()
-		genSkill := rapid.Custom(func(t *rapid.T) store.Skill {
+		genSkill := rapid.Custom(func(t *rapid.T) store.Row {
 			// A small alphabet, so that ids collide often.
 			id := rapid.StringMatching(`[ab][a-c]?`).Draw(t, "id")
 			ct := rapid.SampledFrom(capabilityTypes).Draw(t, "capability_type")
@@ -267,7 +267,7 @@ func TestProperties(t *testing.T) {
 			}
 
 			// The model: the first source to claim an id holds it.
-			holder := make(map[string]store.Skill)
+			holder := make(map[string]store.Row)
 			for _, s := range skills {
 				if _, ok := holder[s.ID]; !ok {
 					holder[s.ID] = s
@@ -319,18 +319,18 @@ func TestProperties(t *testing.T) {
 }
 
 // benchSkills returns n skills with descriptors of about 3 KB and three tags.
-func benchSkills(n int) []store.Skill {
-	skills := make([]store.Skill, n)
+func benchSkills(n int) []store.Row {
+	skills := make([]store.Row, n)
 	pad := strings.Repeat("Lorem ipsum dolor sit amet, consectetur adipiscing elit. ", 50)
 	for i := range skills {
 		id := fmt.Sprintf("skill-%05d", i)
-		desc := fmt.Appendf(nil, `{"protocol":{"version":"1.0.0"},"id":%q,"name":"Skill %d","version":"1.2.3",`+
+		desc := fmt.Appendf(nil, `{"protocol":{"version":"1.0.0"},"id":%q,"name":"Row %d","version":"1.2.3",`+
 			`"capability_type":%q,"description":%q,"provider":{"name":"Bench"},"endpoint":{"url":"https://example.com/%s"},`+
 			`"inputs":{"type":"object"},"output":true,"auth":{"type":"none"},"access":"public"}`,
 			id, i, capabilityTypes[i%4], pad, id)
-		skills[i] = store.Skill{
+		skills[i] = store.Row{
 			ID:             id,
-			Name:           fmt.Sprintf("Skill %d", i),
+			Name:           fmt.Sprintf("Row %d", i),
 			Version:        "1.2.3",
 			CapabilityType: capabilityTypes[i%4],
 			Access:         []string{"public", "restricted", "private"}[i%3],

@@ -7,7 +7,7 @@
 //
 // # Data flow
 //
-//	[]Skill ──Load──► skills, skill_tags ──Listed, CountByType──► pages, indexes
+//	[]Row ──Load──► skills, skill_tags ──Listed, CountByType──► pages, indexes
 //	                                      └──Export──────────────► /catalog.sqlite
 //
 // Load is where duplicate ids are found: the UNIQUE constraint on skills.id

@@ -18,9 +18,9 @@ import (
 
 // newSkill returns a valid row whose descriptor is a small JSON document
 // naming it, and whose digest is that document's.
-func newSkill(id, capabilityType, access, source string, tags ...string) store.Skill {
+func newSkill(id, capabilityType, access, source string, tags ...string) store.Row {
 	desc := fmt.Appendf(nil, `{"id":%q,"capability_type":%q,"access":%q}`, id, capabilityType, access)
-	return store.Skill{
+	return store.Row{
 		ID:             id,
 		Name:           "Name of " + id,
 		Version:        "1.0.0",
@@ -61,7 +61,7 @@ func openDSN(t testing.TB, dsn string) *store.DB {
 }
 
 // load loads skills and fails the test on an error or a duplicate.
-func load(t testing.TB, db *store.DB, skills ...store.Skill) {
+func load(t testing.TB, db *store.DB, skills ...store.Row) {
 	t.Helper()
 	dups, err := db.Load(context.Background(), skills)
 	if err != nil {
@@ -153,7 +153,7 @@ func TestConcurrentUse(t *testing.T) {
 	wg.Go(func() {
 		for i := range 50 {
 			id := fmt.Sprintf("s%03d", i)
-			if _, err := db.Load(ctx, []store.Skill{newSkill(id, "api", "public", id+".json", "t")}); err != nil {
+			if _, err := db.Load(ctx, []store.Row{newSkill(id, "api", "public", id+".json", "t")}); err != nil {
 				t.Errorf("Load: %v", err)
 			}
 		}
@@ -209,7 +209,7 @@ func TestMigrations(t *testing.T) {
 				t.Errorf("got %v after reopen, want %v", got, want)
 			}
 			// The schema is still there: the UNIQUE constraint still holds.
-			dups, err := db.Load(ctx, []store.Skill{newSkill("a", "api", "public", "b.json")})
+			dups, err := db.Load(ctx, []store.Row{newSkill("a", "api", "public", "b.json")})
 			if err != nil || len(dups) != 1 {
 				t.Errorf("got %v, %v, want one duplicate", dups, err)
 			}

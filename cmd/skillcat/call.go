@@ -155,7 +155,7 @@ func verifyKeyFlag(fs *flag.FlagSet) *stringList {
 // it prints the problem and returns the exit code: 2 for an id the catalog
 // does not list or an unreadable key file, 3 when the catalog could not be
 // reached, 1 otherwise.
-func findSkill(ctx context.Context, e *env, cmd string, c *client.Client, baseURL, id string, keyFiles []string) (*client.Skill, int) {
+func findSkill(ctx context.Context, e *env, cmd string, c *client.Client, baseURL, id string, keyFiles []string) (*client.VerifiedSkill, int) {
 	var pinned []jose.PublicKey
 	for _, name := range keyFiles {
 		keys, code := readPublicKeys(e, "--verify-key", name)

@@ -199,7 +199,7 @@ func runDiscover(ctx context.Context, e *env, args []string) int {
 }
 
 // writeSkillsTable prints an aligned table of the skills.
-func writeSkillsTable(w io.Writer, skills []client.Skill) error {
+func writeSkillsTable(w io.Writer, skills []client.VerifiedSkill) error {
 	tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tTYPE\tACCESS\tVERSION\tNAME")
 	for _, s := range skills {
@@ -211,7 +211,7 @@ func writeSkillsTable(w io.Writer, skills []client.Skill) error {
 
 // writeSkillsJSON prints the skills as a JSON array of index entries whose
 // descriptor_url is absolute.
-func writeSkillsJSON(w io.Writer, skills []client.Skill) error {
+func writeSkillsJSON(w io.Writer, skills []client.VerifiedSkill) error {
 	out := make([]discoveredSkill, 0, len(skills))
 	for _, s := range skills {
 		e := s.Entry

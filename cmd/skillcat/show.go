@@ -117,7 +117,7 @@ func runShow(ctx context.Context, e *env, args []string) int {
 	return exitOK
 }
 
-func writeShownJSON(w io.Writer, s *client.Skill) error {
+func writeShownJSON(w io.Writer, s *client.VerifiedSkill) error {
 	d := s.Descriptor
 	out := shownSkill{
 		ID: d.ID, Name: d.Name, Version: d.Version, CapabilityType: d.CapabilityType, Access: d.Access,
@@ -138,7 +138,7 @@ func writeShownJSON(w io.Writer, s *client.Skill) error {
 }
 
 // writeShown prints the skill for a person.
-func writeShown(w io.Writer, s *client.Skill, base string) error {
+func writeShown(w io.Writer, s *client.VerifiedSkill, base string) error {
 	d := s.Descriptor
 	p := func(format string, a ...any) { fmt.Fprintf(w, format, a...) }
 	p("%s — %s %s\n", d.ID, printable(d.Name), printable(d.Version))
