@@ -59,7 +59,8 @@ func (x *SkillIndex) Filter(t CapabilityType) []IndexEntry {
 }
 
 // ParseIndex parses and validates a SkillIndex: its structure, the protocol
-// version rule, and that no id is listed twice.
+// version rule, and that no id is listed twice. The violations of a valid
+// index are warnings, such as an unknown member.
 func ParseIndex(file string, data []byte) (*SkillIndex, Violations) {
 	src := &Source{Name: file, Data: data}
 	root, vs := parseDocument(src, IndexSchemaFile)
@@ -82,7 +83,7 @@ func ParseIndex(file string, data []byte) (*SkillIndex, Violations) {
 	if err := decodeNode(root, x); err != nil {
 		return nil, Violations{src.fileViolation(1, 1, err.Error())}
 	}
-	return x, vs
+	return x, append(vs, lintMembers(src, root, indexKind)...)
 }
 
 // parseDocument parses a JSON document and checks it against one of the

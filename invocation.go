@@ -112,7 +112,8 @@ func (r *InvocationResponse) UnmarshalJSON(data []byte) error {
 }
 
 // ParseRequest parses and validates an InvocationRequest. Its inputs are
-// checked against a skill's inputs schema by ValidateInputs.
+// checked against a skill's inputs schema by ValidateInputs. The
+// violations of a valid request are warnings, such as an unknown member.
 func ParseRequest(file string, data []byte) (*InvocationRequest, Violations) {
 	src := &Source{Name: file, Data: data}
 	root, vs := parseDocument(src, RequestSchemaFile)
@@ -123,7 +124,7 @@ func ParseRequest(file string, data []byte) (*InvocationRequest, Violations) {
 	if err := decodeNode(root, r); err != nil {
 		return nil, Violations{src.fileViolation(1, 1, err.Error())}
 	}
-	return r, vs
+	return r, append(vs, lintMembers(src, root, requestKind)...)
 }
 
 // ValidateInputs checks a request's inputs against the inputs schema of the
@@ -143,7 +144,8 @@ func (r *InvocationRequest) ValidateInputs(d *SkillDescriptor) error {
 }
 
 // ParseResponse parses and validates an InvocationResponse, including that
-// created_at ≤ started_at ≤ completed_at.
+// created_at ≤ started_at ≤ completed_at. The violations of a valid
+// response are warnings, such as an unknown member.
 func ParseResponse(file string, data []byte) (*InvocationResponse, Violations) {
 	src := &Source{Name: file, Data: data}
 	root, vs := parseDocument(src, ResponseSchemaFile)
@@ -175,7 +177,7 @@ func ParseResponse(file string, data []byte) (*InvocationResponse, Violations) {
 	if err := decodeNode(root, r); err != nil {
 		return nil, Violations{src.fileViolation(1, 1, err.Error())}
 	}
-	return r, vs
+	return r, append(vs, lintMembers(src, root, responseKind)...)
 }
 
 // instant is an RFC 3339 date-time as seconds since the epoch (UTC) and the

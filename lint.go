@@ -11,9 +11,10 @@ import (
 // their author meant. Each is a Violation of SeverityWarning with a hint;
 // --strict makes them errors.
 //
-//   - an unknown member that is not "x-…", at any level of a descriptor,
-//     says where it probably belongs (quiet for a newer 1.x minor, whose new
-//     members are expected);
+//   - an unknown member that is not "x-…", at any level of a descriptor, a
+//     SkillIndex, an InvocationRequest or an InvocationResponse, says where
+//     it probably belongs (quiet for a newer 1.x minor, whose new members
+//     are expected);
 //   - an unknown JSON Schema keyword in inputs or output (OpenAPI's
 //     "nullable", "example") names the draft 2020-12 equivalent;
 //   - a member still holding a placeholder that skillcat new wrote.
@@ -47,10 +48,57 @@ var (
 		"documentation_url": freeShape,
 	}}
 
-	// descriptorPlaces maps each member name to where it lives in a
-	// descriptor ("endpoint.method"), for "did you mean" across objects.
-	descriptorPlaces = places(descriptorShape, "")
+	// indexShape is a SkillIndex, requestShape an InvocationRequest and
+	// responseShape an InvocationResponse.
+	indexShape = &shape{members: map[string]*shape{
+		"protocol": {members: map[string]*shape{"version": freeShape}},
+		"skills": {each: &shape{members: map[string]*shape{"id": freeShape, "name": freeShape, "version": freeShape,
+			"capability_type": freeShape, "access": freeShape, "summary": freeShape, "descriptor_url": freeShape, "digest": freeShape}}},
+	}}
+	requestShape = &shape{members: map[string]*shape{
+		"protocol": {members: map[string]*shape{"version": freeShape}},
+		"caller":   {members: map[string]*shape{"id": freeShape, "type": freeShape}},
+		"skill_id": freeShape, "inputs": freeShape, "request_id": freeShape, "context": freeShape,
+	}}
+	responseShape = &shape{members: map[string]*shape{
+		"execution_id": freeShape, "status": freeShape, "skill_id": freeShape,
+		"timestamps": {members: map[string]*shape{"created_at": freeShape, "started_at": freeShape, "completed_at": freeShape}},
+		"output":     freeShape,
+		"error":      {members: map[string]*shape{"code": freeShape, "message": freeShape}},
+	}}
+
+	descriptorKind = newDocKind("a descriptor", descriptorShape)
+	indexKind      = newDocKind("a SkillIndex", indexShape)
+	requestKind    = newDocKind("an InvocationRequest", requestShape)
+	responseKind   = newDocKind("an InvocationResponse", responseShape)
 )
+
+// docKind is one kind of protocol document, for the linter: its shape and,
+// for "did you mean" across objects, where each member name lives in it
+// ("endpoint.method").
+type docKind struct {
+	name string // with its article: "a descriptor"
+
+	shape  *shape
+	places map[string][]string
+}
+
+func newDocKind(name string, s *shape) *docKind {
+	return &docKind{name: name, shape: s, places: places(s, "")}
+}
+
+// lintMembers returns a warning for every unknown member of a document of
+// kind k, unless it declares a newer minor.
+func lintMembers(src *Source, root *Node, k *docKind) Violations {
+	if newerMinor(root) {
+		return nil
+	}
+	vs := unknownMembers(src, root, nil, k.shape, k)
+	for i := range vs {
+		vs[i].Severity = SeverityWarning
+	}
+	return vs
+}
 
 func memberNames(s *shape) []string {
 	names := make([]string, 0, len(s.members))
@@ -90,10 +138,7 @@ func places(s *shape, prefix string) map[string][]string {
 // validation or not: unknown members, unknown schema keywords and
 // placeholders.
 func lintDescriptor(src *Source, root *Node) Violations {
-	var vs Violations
-	if !newerMinor(root) {
-		vs = append(vs, unknownMembers(src, root, nil, descriptorShape)...)
-	}
+	vs := lintMembers(src, root, descriptorKind)
 	for _, member := range []string{"inputs", "output"} {
 		if n := root.Get(member); n != nil && n.Kind == Object && knownDialect(n) {
 			vs = append(vs, schemaKeywords(src, n, Members(member))...)
@@ -120,24 +165,24 @@ func newerMinor(root *Node) bool {
 
 // unknownMembers warns of every member of n, and of the objects below it
 // that the protocol defines, that s does not name and that is not "x-…".
-func unknownMembers(src *Source, n *Node, path Path, s *shape) Violations {
+func unknownMembers(src *Source, n *Node, path Path, s *shape, k *docKind) Violations {
 	var vs Violations
 	switch {
 	case s.each != nil && n.Kind == Array:
 		for i, it := range n.Items {
-			vs = append(vs, unknownMembers(src, it, path.Item(i), s.each)...)
+			vs = append(vs, unknownMembers(src, it, path.Item(i), s.each, k)...)
 		}
 	case s.members != nil && n.Kind == Object:
 		for _, m := range n.Members {
 			p := path.Member(m.Name)
 			if sub, ok := s.members[m.Name]; ok {
-				vs = append(vs, unknownMembers(src, m.Value, p, sub)...)
+				vs = append(vs, unknownMembers(src, m.Value, p, sub, k)...)
 				continue
 			}
 			if strings.HasPrefix(m.Name, "x-") {
 				continue
 			}
-			vs = append(vs, src.violation(m.Key, p, unknownMemberReason(m.Name, path, s)))
+			vs = append(vs, src.violation(m.Key, p, unknownMemberReason(m.Name, path, s, k)))
 		}
 	}
 	return vs
@@ -146,23 +191,23 @@ func unknownMembers(src *Source, n *Node, path Path, s *shape) Violations {
 // unknownMemberReason says what an unknown member probably is: a misspelt
 // member of the same object, a member of another object, a JSON Schema
 // keyword that belongs in inputs, or an extension that needs its "x-".
-func unknownMemberReason(name string, parent Path, s *shape) string {
+func unknownMemberReason(name string, parent Path, s *shape, k *docKind) string {
 	if guess := closest(name, memberNames(s)); guess != "" {
 		return "unknown member " + quoteString(name) + "; did you mean " + quoteString(guess) + "?"
 	}
-	where := "a descriptor member"
+	where := k.name + " member"
 	if len(parent) > 0 {
 		where = "a member of " + strings.Join(nonIndex(parent), ".")
 	}
 	var elsewhere []string
-	for _, p := range descriptorPlaces[name] {
+	for _, p := range k.places[name] {
 		if p == name {
 			elsewhere = append(elsewhere, "the top-level "+quoteString(p))
 			continue
 		}
 		elsewhere = append(elsewhere, quoteString(p))
 	}
-	if isSchemaKeyword(name) {
+	if k == descriptorKind && isSchemaKeyword(name) {
 		elsewhere = append(elsewhere, quoteString("inputs."+name))
 	}
 	if len(elsewhere) > 0 {

@@ -254,3 +254,22 @@ func TestChangesBounded(t *testing.T) {
 		})
 	}
 }
+
+// TestDiscoverIndexWarnings checks that an index's unknown member is a
+// warning in Catalog.Warnings, and does not stop discovery.
+func TestDiscoverIndexWarnings(t *testing.T) {
+	s := newSite(t)
+	s.publish(sampleSkills()...)
+	data := s.get(skillcat.WellKnownPath)
+	s.put(skillcat.WellKnownPath, append([]byte(`{"generated_at": "2026-12-01",`), data[1:]...))
+	cat, err := (&client.Client{}).Discover(context.Background(), s.URL(), client.DiscoverOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cat.Skills) != len(cat.Index.Skills) || len(cat.Skills) == 0 {
+		t.Errorf("got %d skills of %d listed", len(cat.Skills), len(cat.Index.Skills))
+	}
+	if len(cat.Warnings) != 1 || cat.Warnings[0].Field != "generated_at" || !strings.Contains(cat.Warnings[0].Reason, "not a SkillIndex member") {
+		t.Errorf("Catalog.Warnings: got %v, want one for generated_at", cat.Warnings)
+	}
+}

@@ -59,6 +59,10 @@ type Catalog struct {
 	// whether a pinned key verified it.
 	Signature Signature
 
+	// Warnings are the index's warnings, such as an unknown member; they
+	// do not fail discovery.
+	Warnings skillcat.Violations
+
 	// Skills are the verified skills, of the requested type if any,
 	// ordered by id. A skill whose descriptor failed is not among them.
 	Skills []VerifiedSkill
@@ -183,7 +187,7 @@ func (c *Client) Discover(ctx context.Context, baseURL string, opts DiscoverOpti
 		"not verified: discovery stopped at its deadline of " + c.deadline().String()})
 	defer cancel()
 
-	index, data, final, err := c.fetchIndex(ctx, hc, u)
+	index, warnings, data, final, err := c.fetchIndex(ctx, hc, u)
 	var sig Signature
 	if err == nil && (opts.CheckSignature || len(opts.VerifyKeys) > 0) {
 		sig, err = c.signature(ctx, hc, final, data, opts.VerifyKeys)
@@ -206,7 +210,7 @@ func (c *Client) Discover(ctx context.Context, baseURL string, opts DiscoverOpti
 	if parent.Err() != nil {
 		return nil, fmt.Errorf("discover %s: %w", u.Redacted(), context.Cause(parent))
 	}
-	cat = &Catalog{IndexURL: final.String(), Index: index, Signature: sig, Skills: skills}
+	cat = &Catalog{IndexURL: final.String(), Index: index, Signature: sig, Warnings: warnings, Skills: skills}
 	if len(problems) > 0 {
 		return cat, &DiscoveryError{IndexURL: final.String(), Problems: problems}
 	}
@@ -214,21 +218,21 @@ func (c *Client) Discover(ctx context.Context, baseURL string, opts DiscoverOpti
 }
 
 // fetchIndex fetches, version-checks and parses the index at u. It returns
-// the index, its bytes as served, and the URL it came from (u itself when
-// the fetch failed).
-func (c *Client) fetchIndex(ctx context.Context, hc *http.Client, u *url.URL) (*skillcat.SkillIndex, []byte, *url.URL, error) {
+// the index, its warnings, its bytes as served, and the URL it came from (u
+// itself when the fetch failed).
+func (c *Client) fetchIndex(ctx context.Context, hc *http.Client, u *url.URL) (*skillcat.SkillIndex, skillcat.Violations, []byte, *url.URL, error) {
 	data, final, err := c.fetch(ctx, hc, u)
 	if err != nil {
-		return nil, nil, u, err
+		return nil, nil, nil, u, err
 	}
 	if err := c.checkVersion(data); err != nil {
-		return nil, nil, final, err
+		return nil, nil, nil, final, err
 	}
 	index, vs := skillcat.ParseIndex(final.Redacted(), data)
 	if err := vs.Err(); err != nil {
-		return nil, nil, final, err
+		return nil, nil, nil, final, err
 	}
-	return index, data, final, nil
+	return index, vs, data, final, nil
 }
 
 // fetchSkills fetches and verifies the descriptors of entries, at most

@@ -99,6 +99,10 @@ type InvokeOptions struct {
 	// and each poll's, and the URL to poll next ("" once the status is
 	// terminal).
 	OnResponse func(resp *skillcat.InvocationResponse, statusURL string)
+
+	// OnWarnings, when set, is called with the warnings of a valid
+	// response, such as an unknown member, when it has any.
+	OnWarnings func(vs skillcat.Violations)
 }
 
 // Credential is what a consumer presents to a skill's endpoint. Which
@@ -455,6 +459,9 @@ func (inv *invocation) exchange(ctx context.Context, req *http.Request, body []b
 		}
 		next.RawQuery = stripParam(next.RawQuery, inv.d.Auth)
 		inv.retryAfter = retryAfter(resp.Header.Get("Retry-After"), time.Now())
+	}
+	if len(vs) > 0 && inv.opts.OnWarnings != nil {
+		inv.opts.OnWarnings(vs)
 	}
 	if inv.opts.OnResponse != nil {
 		s := ""

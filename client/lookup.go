@@ -33,7 +33,7 @@ func (c *Client) DiscoverSkill(ctx context.Context, baseURL, id string, opts Dis
 	ctx, cancel := context.WithTimeoutCause(ctx, c.deadline(), &detailError{ErrStopped,
 		"not verified: discovery stopped at its deadline of " + c.deadline().String()})
 	defer cancel()
-	index, data, final, err := c.fetchIndex(ctx, hc, u)
+	index, _, data, final, err := c.fetchIndex(ctx, hc, u)
 	var sig Signature
 	if err == nil && (opts.CheckSignature || len(opts.VerifyKeys) > 0) {
 		// With pinned keys, the index must be signed by one of them.

@@ -159,6 +159,9 @@ func runDiscover(ctx context.Context, e *env, args []string) int {
 			fmt.Fprintf(e.stderr, "skillcat: discover: write output: %v\n", werr)
 			return exitInternal
 		}
+		for _, v := range cat.Warnings {
+			fmt.Fprintf(e.stderr, "skillcat: discover: %s\n", printable(v.Error()))
+		}
 		for _, s := range cat.Skills {
 			for _, v := range s.Warnings {
 				fmt.Fprintf(e.stderr, "skillcat: discover: %s: %s\n", s.Entry.ID, printable(v.Error()))

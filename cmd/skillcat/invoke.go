@@ -145,6 +145,11 @@ func runInvoke(ctx context.Context, e *env, args []string) int {
 		Credential: cred,
 		Endpoint:   target,
 		Wait:       *wait,
+		OnWarnings: func(vs skillcat.Violations) {
+			for _, v := range vs {
+				say("%s", printable(v.Error()))
+			}
+		},
 		OnResponse: func(r *skillcat.InvocationResponse, next string) {
 			if !r.Status.Terminal() {
 				statusURL = next
