@@ -1,7 +1,9 @@
 package build
 
 import (
+	"bufio"
 	"bytes"
+	"html/template"
 	"net/url"
 	"strconv"
 	"strings"
@@ -30,12 +32,7 @@ import (
 // relative ones), so javascript: and friends are dropped with their text
 // kept; images become links (the CSP allows no images from elsewhere).
 var markdown = goldmark.New(
-	goldmark.WithExtensions(
-		extension.NewTable(extension.WithTableCellAlignMethod(extension.TableCellAlignNone)),
-		extension.Strikethrough,
-		extension.Linkify,
-		extension.TaskList,
-	),
+	goldmark.WithExtensions(markdownSyntax()...),
 	goldmark.WithParserOptions(
 		parser.WithASTTransformers(util.Prioritized(pageTransformer{}, 100)),
 	),
@@ -43,6 +40,22 @@ var markdown = goldmark.New(
 		renderer.WithNodeRenderers(util.Prioritized(safeRenderer{}, 100)),
 	),
 )
+
+// markdownSyntax is the Markdown of descriptions: CommonMark and GitHub's
+// extensions.
+func markdownSyntax() []goldmark.Extender {
+	return []goldmark.Extender{
+		extension.NewTable(extension.WithTableCellAlignMethod(extension.TableCellAlignNone)),
+		extension.Strikethrough,
+		extension.Linkify,
+		extension.TaskList,
+	}
+}
+
+// textParser parses a description for its text alone (Summarize): the
+// syntax of markdown without pageTransformer, whose heading levels, ids
+// and cell classes are no part of the text.
+var textParser = goldmark.New(goldmark.WithExtensions(markdownSyntax()...)).Parser()
 
 // ReservedIDs are the element ids the page templates use, besides
 // "example-1", "example-2", …; a description's heading never takes one (it
@@ -59,13 +72,16 @@ var ReservedIDs = []string{
 // one of ReservedIDs.
 type headingIDs struct{ used map[string]bool }
 
-func newHeadingIDs() *headingIDs {
-	ids := &headingIDs{used: map[string]bool{}}
+func newHeadingIDs() *headingIDs { return &headingIDs{used: map[string]bool{}} }
+
+// reservedIDs is ReservedIDs as a set.
+var reservedIDs = func() map[string]bool {
+	m := map[string]bool{}
 	for _, id := range ReservedIDs {
-		ids.used[id] = true
+		m[id] = true
 	}
-	return ids
-}
+	return m
+}()
 
 func (s *headingIDs) Generate(value []byte, kind ast.NodeKind) []byte {
 	var b []byte
@@ -84,7 +100,7 @@ func (s *headingIDs) Generate(value []byte, kind ast.NodeKind) []byte {
 		base = "section"
 	}
 	id := base
-	for i := 1; s.used[id] || isExampleID(id); i++ {
+	for i := 1; s.used[id] || reservedIDs[id] || isExampleID(id); i++ {
 		id = base + "-" + strconv.Itoa(i)
 	}
 	s.used[id] = true
@@ -497,10 +513,37 @@ func HighlightCSS() []byte {
 
 // renderMarkdown renders a description (or the site intro) to HTML.
 func renderMarkdown(src string) ([]byte, error) {
-	var buf bytes.Buffer
+	html, err := markdownHTML(src)
+	return []byte(html), err
+}
+
+// markdownOut is a rendering's buffered writer and its buffer, reused.
+type markdownOut struct {
+	buf bytes.Buffer
+	w   *bufio.Writer
+}
+
+var markdownOuts = sync.Pool{New: func() any {
+	m := new(markdownOut)
+	m.w = bufio.NewWriter(&m.buf)
+	return m
+}}
+
+// markdownHTML renders a description to HTML, in buffers reused from one
+// page to the next.
+func markdownHTML(src string) (template.HTML, error) {
+	source := []byte(src)
 	ctx := parser.NewContext(parser.WithIDs(newHeadingIDs()))
-	if err := markdown.Convert([]byte(src), &buf, parser.WithContext(ctx)); err != nil {
-		return nil, err
+	doc := markdown.Parser().Parse(text.NewReader(source), parser.WithContext(ctx))
+	m := markdownOuts.Get().(*markdownOut)
+	defer markdownOuts.Put(m)
+	m.buf.Reset()
+	m.w.Reset(&m.buf)
+	if err := markdown.Renderer().Render(m.w, source, doc); err != nil {
+		return "", err
 	}
-	return buf.Bytes(), nil
+	if err := m.w.Flush(); err != nil {
+		return "", err
+	}
+	return template.HTML(m.buf.String()), nil
 }

@@ -97,14 +97,14 @@ func (p *pages) skillPage(s *publishedSkill) ([]byte, error) {
 // skillPageData is what the skill page template gets for s.
 func (p *pages) skillPageData(s *publishedSkill) (*page, error) {
 	d := s.Descriptor
-	desc, err := renderMarkdown(d.Description)
+	desc, err := markdownHTML(d.Description)
 	if err != nil {
 		return nil, fmt.Errorf("render description: %w", err)
 	}
 	v := &skillView{
 		D:           d,
 		Summary:     s.Summary,
-		Description: template.HTML(desc),
+		Description: desc,
 		Method:      d.Endpoint.EffectiveMethod(),
 		Inputs:      schemaViewOf(d.Inputs),
 		Output:      schemaViewOf(d.Output),

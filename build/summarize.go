@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
 	"github.com/yuin/goldmark/util"
 )
@@ -23,9 +24,12 @@ func Summarize(description string) string {
 
 // firstText returns the plain text of a Markdown document's first
 // paragraph (or first block), whole.
-func firstText(description string) string {
+func firstText(description string) string { return firstTextOf(textParser, description) }
+
+// firstTextOf is firstText with the given Markdown parser.
+func firstTextOf(p parser.Parser, description string) string {
 	source := []byte(description)
-	doc := markdown.Parser().Parse(text.NewReader(source))
+	doc := p.Parse(text.NewReader(source))
 	var block ast.Node
 	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
 		if n.Kind() == ast.KindParagraph {
