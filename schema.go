@@ -2,11 +2,13 @@ package skillcat
 
 import (
 	"bytes"
+	"cmp"
 	"embed"
 	"errors"
 	"fmt"
 	"io/fs"
 	"math/big"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -270,7 +272,7 @@ func (tr *translator) reason(e *jsonschema.ValidationError) string {
 		}
 		return "must not match the schema under \"not\"; got " + got
 	case *kind.AdditionalProperties:
-		return "has members the schema does not allow: " + quoteNames(k.Properties)
+		return "has members the schema does not allow: " + quoteNames(inSourceOrder(tr.nodeAt(e), k.Properties))
 	case *kind.OneOf:
 		if len(k.Subschemas) > 1 {
 			return fmt.Sprintf("must match exactly one alternative of \"oneOf\"; it matches alternatives %s", joinInts(k.Subschemas))
@@ -448,6 +450,24 @@ func display(v any) string {
 		return "an array"
 	}
 	return fmt.Sprint(v)
+}
+
+// inSourceOrder orders member names of object n as the source writes them
+// (the validator reports them in map order, which changes from run to run).
+func inSourceOrder(n *Node, names []string) []string {
+	pos := func(name string) int {
+		if n != nil {
+			for i, m := range n.Members {
+				if m.Name == name {
+					return i
+				}
+			}
+		}
+		return -1
+	}
+	sorted := slices.Clone(names)
+	slices.SortStableFunc(sorted, func(a, b string) int { return cmp.Or(pos(a)-pos(b), strings.Compare(a, b)) })
+	return sorted
 }
 
 func quoteNames(names []string) string {

@@ -119,6 +119,18 @@ func compileSkillSchema(src *Source, root *Node, path Path, member string) (*Ski
 }
 
 func compileNode(src *Source, root, n *Node, path Path, member string) (*SkillSchema, Violations) {
+	if doc := n.Value(); metaValid(doc) {
+		if s := compileTrusted(doc, member); s != nil {
+			return s, nil
+		}
+	}
+	return compileChecked(src, root, n, path, member)
+}
+
+// compileChecked compiles schema node n (at path of root) as the library
+// does by default, checking it against the metaschema first, and phrases
+// every problem.
+func compileChecked(src *Source, root, n *Node, path Path, member string) (*SkillSchema, Violations) {
 	url := userSchemaURL + member + ".json"
 	doc := n.Value()
 	c := jsonschema.NewCompiler()
@@ -152,6 +164,25 @@ func compileNode(src *Source, root, n *Node, path Path, member string) (*SkillSc
 		return nil, Violations{src.violation(root.At(p), p, reason)}
 	}
 	return &SkillSchema{sch: sch, doc: doc, url: url}, nil
+}
+
+// compileTrusted compiles a schema that metaValid accepted under
+// trustedSchemaURL, which skips the library's metaschema check, or returns
+// nil when it does not compile cleanly; compileNode then compiles it the
+// usual way, so that every message is the one the library's own path gives.
+func compileTrusted(doc any, member string) *SkillSchema {
+	url := trustedSchemaURL + member + ".json"
+	c := jsonschema.NewCompiler()
+	c.DefaultDraft(jsonschema.Draft2020)
+	c.UseLoader(noLoader{})
+	if err := c.AddResource(url, doc); err != nil {
+		return nil
+	}
+	sch, err := c.Compile(url)
+	if err != nil || refCycle(sch) != nil {
+		return nil
+	}
+	return &SkillSchema{sch: sch, doc: doc, url: url}
 }
 
 // schemaPath returns the path inside the schema document of a compiled

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	skillcat "github.com/skillcat/skillcat"
 	"github.com/skillcat/skillcat/store"
@@ -66,6 +67,7 @@ func BenchmarkStageParse(b *testing.B) {
 	srcs := benchCorpus(b)
 	b.ReportAllocs()
 	b.ResetTimer()
+	cpu0 := cpuTime()
 	for i := 0; i < b.N; i++ {
 		s := srcs[i%len(srcs)]
 		src := &skillcat.Source{Name: s.name, Data: s.file.Data}
@@ -75,6 +77,14 @@ func BenchmarkStageParse(b *testing.B) {
 			skillcat.ParseSource(src)
 		}
 	}
+	reportCPU(b, cpu0)
+}
+
+// reportCPU reports the process's CPU time per operation since cpu0,
+// steadier than wall time on a shared machine (garbage collection on other
+// cores included).
+func reportCPU(b *testing.B, cpu0 time.Duration) {
+	b.ReportMetric(float64((cpuTime()-cpu0).Nanoseconds())/float64(b.N), "cpu-ns/op")
 }
 
 // BenchmarkStageValidate is validation and decoding: the version rule, the
@@ -85,12 +95,14 @@ func BenchmarkStageValidate(b *testing.B) {
 	sources, nodes := benchNodes(b, benchCorpusN(b, min(b.N, 20000)))
 	b.ReportAllocs()
 	b.ResetTimer()
+	cpu0 := cpuTime()
 	for i := 0; i < b.N; i++ {
 		j := i % len(nodes)
 		if d, vs := skillcat.DecodeDescriptor(sources[j], nodes[j]); d == nil {
 			b.Fatal(vs)
 		}
 	}
+	reportCPU(b, cpu0)
 }
 
 // BenchmarkStageIndex is loading one skill's row into SQLite.

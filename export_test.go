@@ -1,0 +1,21 @@
+package skillcat
+
+// Hooks for the external tests of the metaschema fast path (metaschema.go).
+
+// MetaValid is metaValid.
+var MetaValid = metaValid
+
+// MetaKeywordValid is metaKeywordValid.
+var MetaKeywordValid = metaKeywordValid
+
+// CompileSkillSchemaNode compiles the schema at path of root as a build
+// does (the fast path first), without the cache.
+func CompileSkillSchemaNode(src *Source, root *Node, path Path, member string) (*SkillSchema, Violations) {
+	return compileNode(src, root, root.At(path), path, member)
+}
+
+// CompileSkillSchemaChecked compiles the schema at path of root the
+// library's way only, its metaschema check included.
+func CompileSkillSchemaChecked(src *Source, root *Node, path Path, member string) (*SkillSchema, Violations) {
+	return compileChecked(src, root, root.At(path), path, member)
+}
