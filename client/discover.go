@@ -183,23 +183,11 @@ func (c *Client) Discover(ctx context.Context, baseURL string, opts DiscoverOpti
 	}
 	hc := c.httpClient()
 	parent := ctx
-	ctx, cancel := context.WithTimeoutCause(ctx, c.deadline(), &detailError{ErrStopped,
-		"not verified: discovery stopped at its deadline of " + c.deadline().String()})
+	ctx, cancel := c.bounded(ctx, "not verified: discovery")
 	defer cancel()
-
-	index, warnings, data, final, err := c.fetchIndex(ctx, hc, u)
-	var sig Signature
-	if err == nil && (opts.CheckSignature || len(opts.VerifyKeys) > 0) {
-		sig, err = c.signature(ctx, hc, final, data, opts.VerifyKeys)
-		if err != nil && ctx.Err() == nil {
-			return nil, &DiscoveryError{IndexURL: final.String(), Problems: []Problem{{URL: sig.URL, Err: err}}}
-		}
-	}
+	index, warnings, final, sig, err := c.openIndex(ctx, parent, hc, u, opts)
 	if err != nil {
-		if parent.Err() != nil {
-			return nil, fmt.Errorf("discover %s: %w", u.Redacted(), context.Cause(parent))
-		}
-		return nil, &DiscoveryError{IndexURL: u.String(), Problems: []Problem{{URL: final.Redacted(), Err: err}}}
+		return nil, err
 	}
 
 	entries := index.Skills
@@ -215,6 +203,31 @@ func (c *Client) Discover(ctx context.Context, baseURL string, opts DiscoverOpti
 		return cat, &DiscoveryError{IndexURL: final.String(), Problems: problems}
 	}
 	return cat, nil
+}
+
+// openIndex fetches the index at u within ctx, checks its version,
+// validity and, as opts asks, its signature (Discover and DiscoverSkill
+// alike), and returns it with its warnings and the URL it came from. A
+// problem is a *DiscoveryError with that one problem, or the error of
+// parent (the caller's context) when that ended first.
+func (c *Client) openIndex(ctx, parent context.Context, hc *http.Client, u *url.URL, opts DiscoverOptions) (*skillcat.SkillIndex, skillcat.Violations, *url.URL, Signature, error) {
+	index, warnings, data, final, err := c.fetchIndex(ctx, hc, u)
+	var sig Signature
+	if err == nil && (opts.CheckSignature || len(opts.VerifyKeys) > 0) {
+		// With pinned keys, the index must be signed by one of them; a
+		// signature cut short by the deadline is the index's problem.
+		sig, err = c.signature(ctx, hc, final, data, opts.VerifyKeys)
+		if err != nil && ctx.Err() == nil {
+			return nil, nil, nil, sig, &DiscoveryError{IndexURL: final.String(), Problems: []Problem{{URL: signatureURL(final).Redacted(), Err: err}}}
+		}
+	}
+	if err != nil {
+		if parent.Err() != nil {
+			return nil, nil, nil, sig, fmt.Errorf("discover %s: %w", u.Redacted(), context.Cause(parent))
+		}
+		return nil, nil, nil, sig, &DiscoveryError{IndexURL: u.String(), Problems: []Problem{{URL: final.Redacted(), Err: err}}}
+	}
+	return index, warnings, final, sig, nil
 }
 
 // fetchIndex fetches, version-checks and parses the index at u. It returns

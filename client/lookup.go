@@ -13,11 +13,11 @@ import (
 var ErrNotListed = errors.New("skill not listed")
 
 // DiscoverSkill fetches the index of the catalog at baseURL, as Discover
-// does (within Deadline), and verifies only the descriptor of the skill id. It returns the
-// skill, or a *DiscoveryError with the one problem found: with the index,
-// an id the index does not list (ErrNotListed), or with the descriptor
-// (the errors of Discover). opts applies as it does to Discover; its Type,
-// when set, must be the skill's type.
+// does (within Deadline), and verifies only the descriptor of the skill id.
+// It returns the skill, or a *DiscoveryError with the one problem found:
+// with the index, an id the index does not list (ErrNotListed), or with
+// the descriptor (the errors of Discover). opts applies as it does to
+// Discover; its Type, when set, must be the skill's type.
 func (c *Client) DiscoverSkill(ctx context.Context, baseURL, id string, opts DiscoverOptions) (skill *VerifiedSkill, err error) {
 	defer func() {
 		if r := recover(); r != nil {
@@ -30,23 +30,11 @@ func (c *Client) DiscoverSkill(ctx context.Context, baseURL, id string, opts Dis
 	}
 	hc := c.httpClient()
 	parent := ctx
-	ctx, cancel := context.WithTimeoutCause(ctx, c.deadline(), &detailError{ErrStopped,
-		"not verified: discovery stopped at its deadline of " + c.deadline().String()})
+	ctx, cancel := c.bounded(ctx, "not verified: discovery")
 	defer cancel()
-	index, _, data, final, err := c.fetchIndex(ctx, hc, u)
-	var sig Signature
-	if err == nil && (opts.CheckSignature || len(opts.VerifyKeys) > 0) {
-		// With pinned keys, the index must be signed by one of them.
-		var serr error
-		if sig, serr = c.signature(ctx, hc, final, data, opts.VerifyKeys); serr != nil && ctx.Err() == nil {
-			return nil, &DiscoveryError{IndexURL: final.String(), Problems: []Problem{{URL: final.Redacted() + ".jws", Err: serr}}}
-		}
-	}
+	index, _, final, sig, err := c.openIndex(ctx, parent, hc, u, opts)
 	if err != nil {
-		if parent.Err() != nil {
-			return nil, fmt.Errorf("discover %s: %w", u.Redacted(), context.Cause(parent))
-		}
-		return nil, &DiscoveryError{IndexURL: u.String(), Problems: []Problem{{URL: final.Redacted(), Err: err}}}
+		return nil, err
 	}
 	var entry *skillcat.IndexEntry
 	for i := range index.Skills {

@@ -33,17 +33,24 @@ type Signature struct {
 	Verified bool
 }
 
+// signatureURL returns the URL of the detached signature of the document
+// at u: its path with ".jws" added.
+func signatureURL(u *url.URL) *url.URL {
+	sig := *u
+	sig.Path += ".jws"
+	sig.RawPath = ""
+	return &sig
+}
+
 // signature fetches and, when keys are pinned, verifies the detached
 // signature of an index whose bytes are data and which was served from
 // indexURL. With pinned keys every failure is an error wrapping
 // ErrSignature; without, a missing or unreadable signature just reads as
 // unsigned.
 func (c *Client) signature(ctx context.Context, hc *http.Client, indexURL *url.URL, data []byte, pinned []jose.PublicKey) (Signature, error) {
-	u := *indexURL
-	u.Path += ".jws"
-	u.RawPath = ""
+	u := signatureURL(indexURL)
 	sig := Signature{URL: u.String()}
-	text, err := c.fetchSignature(ctx, hc, &u)
+	text, err := c.fetchSignature(ctx, hc, u)
 	if err != nil {
 		if len(pinned) == 0 || ctx.Err() != nil {
 			return sig, ctx.Err()

@@ -10,15 +10,17 @@ import (
 	"net/http"
 	"net/textproto"
 	"strings"
+	"time"
 
 	skillcat "github.com/skillcat/skillcat"
 	"github.com/skillcat/skillcat/client"
 	"github.com/skillcat/skillcat/jose"
 )
 
-// What show, invoke and test-endpoints share: positional arguments among
-// flags, the credential from the environment, the skill from a catalog, and
-// which exit code a failure earns.
+// What discover, show, invoke and test-endpoints share: positional
+// arguments among flags, the client's flags, usage errors, the credential
+// from the environment, the skill from a catalog, and which exit code a
+// failure earns.
 
 // exitNetwork is the exit code of a failure to reach a server.
 const exitNetwork = exitInternal
@@ -142,27 +144,69 @@ func (r *redactor) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// verifyKeyFlag adds --verify-key to a command that discovers a skill.
-func verifyKeyFlag(fs *flag.FlagSet) *stringList {
-	var keys stringList
-	fs.Var(&keys, "verify-key", "require the index to be signed by this pinned public key `file` (JWK, JWK Set or PEM); repeatable")
-	return &keys
+// clientFlags are the flags of every command that reads a published
+// catalog (discover, show, invoke): the time allowed for each request and
+// the keys the index must be signed by.
+type clientFlags struct {
+	timeout    time.Duration
+	verifyKeys stringList
 }
 
-// findSkill discovers the skill id of the catalog at baseURL, its digest
-// verified, and the index's signature too: by one of the keys in the files
-// keyFiles when any is given, and whenever the index is signed. On failure
-// it prints the problem and returns the exit code: 2 for an id the catalog
-// does not list or an unreadable key file, 3 when the catalog could not be
-// reached, 1 otherwise.
-func findSkill(ctx context.Context, e *env, cmd string, c *client.Client, baseURL, id string, keyFiles []string) (*client.VerifiedSkill, int) {
+// addClientFlags adds --timeout and --verify-key to fs.
+func addClientFlags(fs *flag.FlagSet) *clientFlags {
+	f := &clientFlags{}
+	fs.DurationVar(&f.timeout, "timeout", client.DefaultTimeout, "time allowed for each request, body included")
+	fs.Var(&f.verifyKeys, "verify-key", "require the index to be signed by this pinned public key `file` (JWK, JWK Set or PEM); repeatable")
+	return f
+}
+
+// problem returns what is wrong with the flags' values, or "".
+func (f *clientFlags) problem() string {
+	if f.timeout <= 0 {
+		return fmt.Sprintf("--timeout must be positive; got %v", f.timeout)
+	}
+	return ""
+}
+
+// client returns the client the flags describe.
+func (f *clientFlags) client() *client.Client {
+	return &client.Client{Timeout: f.timeout, UserAgent: client.UserAgent(Version)}
+}
+
+// pinned reads the public keys of every --verify-key file, or prints why
+// one cannot be read and returns the exit code (-1 to go on).
+func (f *clientFlags) pinned(e *env) ([]jose.PublicKey, int) {
 	var pinned []jose.PublicKey
-	for _, name := range keyFiles {
+	for _, name := range f.verifyKeys {
 		keys, code := readPublicKeys(e, "--verify-key", name)
 		if code >= 0 {
 			return nil, code
 		}
 		pinned = append(pinned, keys...)
+	}
+	return pinned, -1
+}
+
+// usageError returns how command cmd reports a usage error: the problem,
+// a pointer to --help, and exit code 2.
+func usageError(e *env, cmd string) func(format string, a ...any) int {
+	return func(format string, a ...any) int {
+		fmt.Fprintf(e.stderr, "skillcat: "+cmd+": "+format+"\n", a...)
+		fmt.Fprintln(e.stderr, "Run \"skillcat "+cmd+" --help\" for usage.")
+		return exitUsage
+	}
+}
+
+// findSkill discovers the skill id of the catalog at baseURL, its digest
+// verified, and the index's signature too: by one of the keys of the
+// --verify-key files when any is given, and whenever the index is signed.
+// On failure it prints the problem and returns the exit code: 2 for an id
+// the catalog does not list or an unreadable key file, 3 when the catalog
+// could not be reached, 1 otherwise.
+func findSkill(ctx context.Context, e *env, cmd string, c *client.Client, f *clientFlags, baseURL, id string) (*client.VerifiedSkill, int) {
+	pinned, code := f.pinned(e)
+	if code >= 0 {
+		return nil, code
 	}
 	s, err := c.DiscoverSkill(ctx, baseURL, id, client.DiscoverOptions{VerifyKeys: pinned, CheckSignature: true})
 	if err == nil {

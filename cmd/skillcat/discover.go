@@ -15,7 +15,6 @@ import (
 
 	skillcat "github.com/skillcat/skillcat"
 	"github.com/skillcat/skillcat/client"
-	"github.com/skillcat/skillcat/jose"
 )
 
 func init() {
@@ -34,6 +33,17 @@ type discoveredSkill struct {
 	Digest         string                  `json:"digest"`
 }
 
+// discovered is what discover --format json (and show) says of a verified
+// skill: its index entry, with the descriptor URL made absolute. The
+// descriptor agrees with the entry on every member but the summary.
+func discovered(s client.VerifiedSkill) discoveredSkill {
+	e := s.Entry
+	return discoveredSkill{
+		ID: e.ID, Name: e.Name, Version: e.Version, CapabilityType: e.CapabilityType, Access: e.Access,
+		Summary: e.Summary, DescriptorURL: s.URL, Digest: e.Digest,
+	}
+}
+
 // runDiscover fetches a catalog's index and every descriptor it lists,
 // verifies them, and prints the verified skills. Problems go to stderr, one
 // line each, and exit 1; the good skills are still printed.
@@ -42,12 +52,10 @@ func runDiscover(ctx context.Context, e *env, args []string) int {
 	typ := fs.String("type", "", "list only skills of this capability `type`: plugin, api, knowledge or task")
 	major := fs.Uint64("supported-major", skillcat.SupportedMajor, "the protocol `major` to accept; a document of a higher major is incompatible")
 	format := fs.String("format", "text", "output `format`: text (a table) or json (an array of index entries with absolute descriptor URLs)")
-	timeout := fs.Duration("timeout", client.DefaultTimeout, "time allowed for each request, body included")
+	cf := addClientFlags(fs)
 	concurrency := fs.Int("concurrency", client.DefaultConcurrency, "how many descriptors to fetch at once")
 	deadline := fs.Duration("deadline", client.DefaultDeadline, "time allowed for the whole discovery (with --since, for following the feed); descriptors not verified by then are reported")
 	maxFailures := fs.Int("max-failures", client.DefaultMaxFailures, "stop after this many descriptors in a row could not be fetched (0: never stop)")
-	var verifyKeys stringList
-	fs.Var(&verifyKeys, "verify-key", "require the index to be signed by this pinned public key `file` (JWK, JWK Set or PEM); repeatable")
 	since := fs.Int64("since", -1, "print the change feed's events after sequence number `N` (0: the whole history) instead of the skills")
 	epoch := fs.String("epoch", "", "with --since: the feed `epoch` N belongs to; a reset history is then an error")
 	fs.Usage = func() {
@@ -62,23 +70,11 @@ func runDiscover(ctx context.Context, e *env, args []string) int {
 		fs.PrintDefaults()
 	}
 
-	// Flags may come before or after the URL.
-	var pos []string
-	for {
-		if code := parseFlags(e, fs, args); code >= 0 {
-			return code
-		}
-		if fs.NArg() == 0 {
-			break
-		}
-		pos = append(pos, fs.Arg(0))
-		args = fs.Args()[1:]
+	pos, code := parseArgs(e, fs, args)
+	if code >= 0 {
+		return code
 	}
-	usageErr := func(format string, a ...any) int {
-		fmt.Fprintf(e.stderr, "skillcat: discover: "+format+"\n", a...)
-		fmt.Fprintln(e.stderr, "Run \"skillcat discover --help\" for usage.")
-		return exitUsage
-	}
+	usageErr := usageError(e, "discover")
 	switch {
 	case len(pos) == 0:
 		return usageErr("missing the catalog URL")
@@ -92,8 +88,8 @@ func runDiscover(ctx context.Context, e *env, args []string) int {
 		return usageErr("--epoch goes with --since")
 	case *major == 0:
 		return usageErr("--supported-major must be at least 1")
-	case *timeout <= 0:
-		return usageErr("--timeout must be positive; got %v", *timeout)
+	case cf.problem() != "":
+		return usageErr("%s", cf.problem())
 	case *concurrency < 1:
 		return usageErr("--concurrency must be at least 1; got %d", *concurrency)
 	case *deadline <= 0:
@@ -101,30 +97,16 @@ func runDiscover(ctx context.Context, e *env, args []string) int {
 	case *maxFailures < 0:
 		return usageErr("--max-failures must be 0 or more; got %d", *maxFailures)
 	}
-	if !strings.Contains(pos[0], "://") {
-		return usageErr("%q has no scheme; write the catalog's address in full, such as https://%s/ (http:// only for a local site)", pos[0], strings.TrimSuffix(pos[0], "/"))
-	}
-	if _, err := client.IndexURL(pos[0]); err != nil {
+	if err := catalogArg(pos[0]); err != nil {
 		return usageErr("%v", err)
 	}
-
-	var pinned []jose.PublicKey
-	for _, name := range verifyKeys {
-		keys, code := readPublicKeys(e, "--verify-key", name)
-		if code >= 0 {
-			return code
-		}
-		pinned = append(pinned, keys...)
+	pinned, code := cf.pinned(e)
+	if code >= 0 {
+		return code
 	}
 
-	c := &client.Client{
-		SupportedMajor: *major,
-		Timeout:        *timeout,
-		Concurrency:    *concurrency,
-		UserAgent:      client.UserAgent(Version),
-		Deadline:       *deadline,
-		MaxFailures:    *maxFailures,
-	}
+	c := cf.client()
+	c.SupportedMajor, c.Concurrency, c.Deadline, c.MaxFailures = *major, *concurrency, *deadline, *maxFailures
 	if *maxFailures == 0 {
 		c.MaxFailures = -1
 	}
@@ -217,11 +199,7 @@ func writeSkillsTable(w io.Writer, skills []client.VerifiedSkill) error {
 func writeSkillsJSON(w io.Writer, skills []client.VerifiedSkill) error {
 	out := make([]discoveredSkill, 0, len(skills))
 	for _, s := range skills {
-		e := s.Entry
-		out = append(out, discoveredSkill{
-			ID: e.ID, Name: e.Name, Version: e.Version, CapabilityType: e.CapabilityType, Access: e.Access,
-			Summary: e.Summary, DescriptorURL: s.URL, Digest: e.Digest,
-		})
+		out = append(out, discovered(s))
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")

@@ -43,8 +43,7 @@ func runInvoke(ctx context.Context, e *env, args []string) int {
 	format := fs.String("format", "text", "output `format`: text (the output) or json (the final InvocationResponse)")
 	endpoint := fs.String("endpoint", "", "call this `URL` instead of the skill's endpoint.url (a staging deployment); {id} and {path} are replaced as test-endpoints does")
 	wait := fs.Duration("wait", client.DefaultWait, "how long to poll an accepted or running execution")
-	timeout := fs.Duration("timeout", client.DefaultTimeout, "time allowed for each request, body included")
-	verifyKeys := verifyKeyFlag(fs)
+	cf := addClientFlags(fs)
 	callerID := fs.String("caller", client.DefaultCaller.ID, "the caller `id` sent in the request")
 	pollURL := fs.String("poll", "", "send nothing: follow the execution at this status `URL` (the Location of an earlier answer, on the endpoint's origin) until it ends")
 	var scopes inputFlags
@@ -65,18 +64,14 @@ func runInvoke(ctx context.Context, e *env, args []string) int {
 	if code >= 0 {
 		return code
 	}
-	usageErr := func(format string, a ...any) int {
-		fmt.Fprintf(e.stderr, "skillcat: invoke: "+format+"\n", a...)
-		fmt.Fprintln(e.stderr, "Run \"skillcat invoke --help\" for usage.")
-		return exitUsage
-	}
+	usageErr := usageError(e, "invoke")
 	switch {
 	case len(pos) != 2:
 		return usageErr("want a catalog URL and a skill id; got %d arguments", len(pos))
 	case *format != "text" && *format != "json":
 		return usageErr("--format must be text or json; got %q", *format)
-	case *timeout <= 0:
-		return usageErr("--timeout must be positive; got %v", *timeout)
+	case cf.problem() != "":
+		return usageErr("%s", cf.problem())
 	case *wait < 0:
 		return usageErr("--wait must not be negative; got %v", *wait)
 	case *authEnv == "":
@@ -105,8 +100,8 @@ func runInvoke(ctx context.Context, e *env, args []string) int {
 		}
 	}
 
-	c := &client.Client{Timeout: *timeout, UserAgent: client.UserAgent(Version)}
-	s, code := findSkill(ctx, e, "invoke", c, pos[0], pos[1], *verifyKeys)
+	c := cf.client()
+	s, code := findSkill(ctx, e, "invoke", c, cf, pos[0], pos[1])
 	if code >= 0 {
 		return code
 	}

@@ -18,14 +18,7 @@ func init() {
 
 // shownSkill is show --format json.
 type shownSkill struct {
-	ID             string                    `json:"id"`
-	Name           string                    `json:"name"`
-	Version        string                    `json:"version"`
-	CapabilityType skillcat.CapabilityType   `json:"capability_type"`
-	Access         skillcat.Access           `json:"access"`
-	Summary        string                    `json:"summary"`
-	DescriptorURL  string                    `json:"descriptor_url"`
-	Digest         string                    `json:"digest"`
+	discoveredSkill
 	DigestVerified bool                      `json:"digest_verified"`
 	Signature      shownSignature            `json:"signature"`
 	Endpoint       skillcat.Endpoint         `json:"endpoint"`
@@ -69,8 +62,7 @@ func (a shownAuth) MarshalJSON() ([]byte, error) {
 func runShow(ctx context.Context, e *env, args []string) int {
 	fs := newFlags(e, "show", "URL ID [--format text|json]")
 	format := fs.String("format", "text", "output `format`: text or json")
-	timeout := fs.Duration("timeout", client.DefaultTimeout, "time allowed for each request, body included")
-	verifyKeys := verifyKeyFlag(fs)
+	cf := addClientFlags(fs)
 	fs.Usage = func() {
 		w := fs.Output()
 		fmt.Fprintln(w, "Usage: skillcat show URL ID [flags]")
@@ -83,24 +75,19 @@ func runShow(ctx context.Context, e *env, args []string) int {
 	if code >= 0 {
 		return code
 	}
-	usageErr := func(format string, a ...any) int {
-		fmt.Fprintf(e.stderr, "skillcat: show: "+format+"\n", a...)
-		fmt.Fprintln(e.stderr, "Run \"skillcat show --help\" for usage.")
-		return exitUsage
-	}
+	usageErr := usageError(e, "show")
 	switch {
 	case len(pos) != 2:
 		return usageErr("want a catalog URL and a skill id; got %d arguments", len(pos))
 	case *format != "text" && *format != "json":
 		return usageErr("--format must be text or json; got %q", *format)
-	case *timeout <= 0:
-		return usageErr("--timeout must be positive; got %v", *timeout)
+	case cf.problem() != "":
+		return usageErr("%s", cf.problem())
 	}
 	if err := catalogArg(pos[0]); err != nil {
 		return usageErr("%v", err)
 	}
-	c := &client.Client{Timeout: *timeout, UserAgent: client.UserAgent(Version)}
-	s, code := findSkill(ctx, e, "show", c, pos[0], pos[1], *verifyKeys)
+	s, code := findSkill(ctx, e, "show", cf.client(), cf, pos[0], pos[1])
 	if code >= 0 {
 		return code
 	}
@@ -120,8 +107,7 @@ func runShow(ctx context.Context, e *env, args []string) int {
 func writeShownJSON(w io.Writer, s *client.VerifiedSkill) error {
 	d := s.Descriptor
 	out := shownSkill{
-		ID: d.ID, Name: d.Name, Version: d.Version, CapabilityType: d.CapabilityType, Access: d.Access,
-		Summary: s.Entry.Summary, DescriptorURL: s.URL, Digest: s.Entry.Digest, DigestVerified: true,
+		discoveredSkill: discovered(*s), DigestVerified: true,
 		Signature: shownSignature{URL: s.Signature.URL, Signed: s.Signature.Signed, KID: s.Signature.KID, Verified: s.Signature.Verified},
 		Endpoint:  skillcat.Endpoint{URL: d.Endpoint.URL, Method: d.Endpoint.EffectiveMethod()},
 		Auth:      shownAuth{Auth: d.Auth, Summary: authSummary(d.Auth)},

@@ -104,11 +104,7 @@ func runTestEndpoints(ctx context.Context, e *env, args []string) int {
 	if code := parseFlags(e, fs, args); code >= 0 {
 		return code
 	}
-	usageErr := func(format string, a ...any) int {
-		fmt.Fprintf(e.stderr, "skillcat: test-endpoints: "+format+"\n", a...)
-		fmt.Fprintln(e.stderr, "Run \"skillcat test-endpoints --help\" for usage.")
-		return exitUsage
-	}
+	usageErr := usageError(e, "test-endpoints")
 	switch {
 	case *format != "text" && *format != "json" && *format != "github":
 		return usageErr("--format must be text, json or github; got %q", *format)
