@@ -71,13 +71,57 @@ func encode(v any) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	var out bytes.Buffer
-	out.Grow(len(compact) * 3 / 2)
-	if err := json.Indent(&out, compact, "", "  "); err != nil {
-		return nil, fmt.Errorf("indent: %w", err)
+	out := appendIndented(make([]byte, 0, len(compact)*3/2), compact)
+	return append(out, '\n'), nil
+}
+
+// appendIndented appends src, compact JSON as appendValue writes it (no
+// white space outside strings), indented as json.Indent(dst, src, "", "  ")
+// indents it: a line per member and element, "{}" and "[]" kept on one line,
+// a space after each colon. Unlike json.Indent it does not check src again.
+func appendIndented(dst, src []byte) []byte {
+	depth := 0
+	newline := func() {
+		dst = append(dst, '\n')
+		for range depth {
+			dst = append(dst, ' ', ' ')
+		}
 	}
-	out.WriteByte('\n')
-	return out.Bytes(), nil
+	for i := 0; i < len(src); i++ {
+		switch c := src[i]; c {
+		case '"':
+			j := i + 1
+			for j < len(src) && src[j] != '"' {
+				if src[j] == '\\' {
+					j++
+				}
+				j++
+			}
+			dst = append(dst, src[i:min(j+1, len(src))]...)
+			i = j
+		case '{', '[':
+			if i+1 < len(src) && (src[i+1] == '}' || src[i+1] == ']') {
+				dst = append(dst, c, src[i+1])
+				i++
+				continue
+			}
+			dst = append(dst, c)
+			depth++
+			newline()
+		case '}', ']':
+			depth--
+			newline()
+			dst = append(dst, c)
+		case ',':
+			dst = append(dst, c)
+			newline()
+		case ':':
+			dst = append(dst, ':', ' ')
+		default:
+			dst = append(dst, c)
+		}
+	}
+	return dst
 }
 
 // marshalCompact returns v as compact JSON, for MarshalJSON methods.
@@ -99,11 +143,11 @@ func appendValue(b []byte, v reflect.Value) ([]byte, error) {
 		if len(raw) == 0 {
 			return append(b, "null"...), nil
 		}
-		var buf bytes.Buffer
-		if err := json.Compact(&buf, raw); err != nil {
+		buf := bytes.NewBuffer(b)
+		if err := json.Compact(buf, raw); err != nil {
 			return nil, fmt.Errorf("invalid raw JSON: %w", err)
 		}
-		return append(b, buf.Bytes()...), nil
+		return buf.Bytes(), nil
 	}
 	switch v.Kind() {
 	case reflect.Pointer:

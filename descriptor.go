@@ -270,18 +270,35 @@ func duplicateMembers(src *Source, n *Node, path Path) Violations {
 	var vs Violations
 	switch n.Kind {
 	case Object:
-		seen := make(map[string]bool, len(n.Members))
-		for _, m := range n.Members {
-			p := path.Member(m.Name)
-			if seen[m.Name] {
-				vs = append(vs, src.violation(m.Key, p, "member "+string(appendString(nil, m.Name))+" appears more than once in this object"))
+		// Small objects, nearly all of them, are checked without a map,
+		// and a path is made only for a duplicate or a nested value.
+		var seen map[string]bool
+		if len(n.Members) > 16 {
+			seen = make(map[string]bool, len(n.Members))
+		}
+		for i, m := range n.Members {
+			dup := seen[m.Name]
+			if seen != nil {
+				seen[m.Name] = true
+			} else {
+				for _, e := range n.Members[:i] {
+					if dup = e.Name == m.Name; dup {
+						break
+					}
+				}
 			}
-			seen[m.Name] = true
-			vs = append(vs, duplicateMembers(src, m.Value, p)...)
+			if dup {
+				vs = append(vs, src.violation(m.Key, path.Member(m.Name), "member "+string(appendString(nil, m.Name))+" appears more than once in this object"))
+			}
+			if m.Value.Kind == Object || m.Value.Kind == Array {
+				vs = append(vs, duplicateMembers(src, m.Value, path.Member(m.Name))...)
+			}
 		}
 	case Array:
 		for i, it := range n.Items {
-			vs = append(vs, duplicateMembers(src, it, path.Item(i))...)
+			if it.Kind == Object || it.Kind == Array {
+				vs = append(vs, duplicateMembers(src, it, path.Item(i))...)
+			}
 		}
 	}
 	return vs

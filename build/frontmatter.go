@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"math/big"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -252,16 +251,81 @@ func (c *converter) node(n *yaml.Node, depth int) (*skillcat.Node, error) {
 
 // YAML 1.2 core schema (https://yaml.org/spec/1.2.2/#1032-tag-resolution):
 // the plain scalars that resolve to null, booleans, integers and floats.
-// Everything else is a string.
-var (
-	coreNullRE  = regexp.MustCompile(`^(null|Null|NULL|~|)$`)
-	coreBoolRE  = regexp.MustCompile(`^(true|True|TRUE|false|False|FALSE)$`)
-	coreIntRE   = regexp.MustCompile(`^[-+]?[0-9]+$`)
-	coreOctRE   = regexp.MustCompile(`^0o[0-7]+$`)
-	coreHexRE   = regexp.MustCompile(`^0x[0-9a-fA-F]+$`)
-	coreFloatRE = regexp.MustCompile(`^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$`)
-	coreInfRE   = regexp.MustCompile(`^([-+]?\.(inf|Inf|INF)|\.(nan|NaN|NAN))$`)
-)
+// Everything else is a string. Each matcher is the regular expression in
+// its comment, written out (TestCoreMatchersAreTheRegexps holds them to it):
+// every plain scalar of a front matter goes through them.
+
+// coreNull matches ^(null|Null|NULL|~|)$.
+func coreNull(v string) bool {
+	switch v {
+	case "null", "Null", "NULL", "~", "":
+		return true
+	}
+	return false
+}
+
+// coreBool matches ^(true|True|TRUE|false|False|FALSE)$.
+func coreBool(v string) bool {
+	switch v {
+	case "true", "True", "TRUE", "false", "False", "FALSE":
+		return true
+	}
+	return false
+}
+
+// coreInt matches ^[-+]?[0-9]+$.
+func coreInt(v string) bool {
+	if v != "" && (v[0] == '-' || v[0] == '+') {
+		v = v[1:]
+	}
+	return v != "" && strings.TrimLeft(v, "0123456789") == ""
+}
+
+// coreOct matches ^0o[0-7]+$.
+func coreOct(v string) bool {
+	d, ok := strings.CutPrefix(v, "0o")
+	return ok && d != "" && strings.TrimLeft(d, "01234567") == ""
+}
+
+// coreHex matches ^0x[0-9a-fA-F]+$.
+func coreHex(v string) bool {
+	d, ok := strings.CutPrefix(v, "0x")
+	return ok && d != "" && strings.TrimLeft(d, "0123456789abcdefABCDEF") == ""
+}
+
+// coreFloat matches ^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$.
+func coreFloat(v string) bool {
+	if v != "" && (v[0] == '-' || v[0] == '+') {
+		v = v[1:]
+	}
+	mant, exp := v, ""
+	if i := strings.IndexAny(v, "eE"); i >= 0 {
+		mant, exp = v[:i], v[i+1:]
+		if exp != "" && (exp[0] == '-' || exp[0] == '+') {
+			exp = exp[1:]
+		}
+		if exp == "" || strings.TrimLeft(exp, "0123456789") != "" {
+			return false
+		}
+	}
+	whole, frac, dot := strings.Cut(mant, ".")
+	if strings.TrimLeft(whole, "0123456789") != "" || strings.TrimLeft(frac, "0123456789") != "" {
+		return false
+	}
+	return whole != "" || dot && frac != ""
+}
+
+// coreInf matches ^([-+]?\.(inf|Inf|INF)|\.(nan|NaN|NAN))$.
+func coreInf(v string) bool {
+	switch v {
+	case ".nan", ".NaN", ".NAN":
+		return true
+	}
+	if v != "" && (v[0] == '-' || v[0] == '+') {
+		v = v[1:]
+	}
+	return v == ".inf" || v == ".Inf" || v == ".INF"
+}
 
 // scalar converts a YAML scalar by the YAML 1.2 core schema. A plain scalar
 // is resolved by its text alone (010 is ten, 1e400 a number, 2001-12-14 a
@@ -279,13 +343,13 @@ func (c *converter) scalar(n *yaml.Node, out *skillcat.Node) (*skillcat.Node, er
 	}
 	v := n.Value
 	switch {
-	case tag == "!!null" || tag == "" && coreNullRE.MatchString(v):
-		if !coreNullRE.MatchString(v) {
+	case tag == "!!null" || tag == "" && coreNull(v):
+		if !coreNull(v) {
 			return c.problem(n, out, "%q tagged !!null is not a YAML null; write null or ~", v)
 		}
 		out.Kind, out.Text = skillcat.Null, ""
-	case tag == "!!bool" || tag == "" && coreBoolRE.MatchString(v):
-		if !coreBoolRE.MatchString(v) {
+	case tag == "!!bool" || tag == "" && coreBool(v):
+		if !coreBool(v) {
 			return c.problem(n, out, "%q is not a boolean JSON knows; write true or false", v)
 		}
 		out.Kind, out.Text = skillcat.Bool, strings.ToLower(v)
@@ -307,8 +371,7 @@ func (c *converter) problem(n *yaml.Node, out *skillcat.Node, format string, arg
 }
 
 func isCoreNumber(v string) bool {
-	return coreIntRE.MatchString(v) || coreOctRE.MatchString(v) || coreHexRE.MatchString(v) ||
-		coreFloatRE.MatchString(v) || coreInfRE.MatchString(v)
+	return coreInt(v) || coreOct(v) || coreHex(v) || coreFloat(v) || coreInf(v)
 }
 
 // jsonNumber converts a YAML 1.2 core number into JSON number text: a sign
@@ -317,15 +380,15 @@ func isCoreNumber(v string) bool {
 // written, and the result is held to skillcat.CheckNumber's bounds.
 func jsonNumber(v string) (string, error) {
 	switch {
-	case coreInfRE.MatchString(v):
+	case coreInf(v):
 		return "", fmt.Errorf("YAML number %s has no JSON equivalent; write a plain decimal number, or quote it to make it a string", v)
-	case coreOctRE.MatchString(v) || coreHexRE.MatchString(v):
+	case coreOct(v) || coreHex(v):
 		if len(v) > skillcat.MaxNumberLength {
 			return "", skillcat.CheckNumber(v)
 		}
 		i, _ := new(big.Int).SetString(v, 0)
 		return i.String(), skillcat.CheckNumber(i.String())
-	case !coreFloatRE.MatchString(v): // coreIntRE is a subset of it
+	case !coreFloat(v): // coreInt is a subset of it
 		return "", fmt.Errorf("%q is not a YAML 1.2 number (digits, 0o octal, 0x hex, or a decimal with an exponent); remove the tag to make it a string", v)
 	}
 	neg := strings.HasPrefix(v, "-")

@@ -1,0 +1,62 @@
+package skillcat
+
+import (
+	"bytes"
+	"encoding/json"
+	"testing"
+
+	"pgregory.net/rapid"
+)
+
+// TestAppendIndentedIsJSONIndent holds appendIndented to json.Indent on
+// compact JSON as appendValue writes it: nested and empty objects and
+// arrays, and strings holding every character that could pass for
+// structure.
+func TestAppendIndentedIsJSONIndent(t *testing.T) {
+	var value func(t *rapid.T, depth int) any
+	value = func(t *rapid.T, depth int) any {
+		n := 5
+		if depth > 0 {
+			n = 7
+		}
+		switch rapid.IntRange(0, n-1).Draw(t, "kind") {
+		case 0:
+			return nil
+		case 1:
+			return rapid.Bool().Draw(t, "bool")
+		case 2:
+			return json.Number(rapid.SampledFrom([]string{"0", "-1.5e-7", "123456789012345678901234567890"}).Draw(t, "number"))
+		case 3, 4:
+			return rapid.StringOfN(rapid.SampledFrom([]rune("ab{}[],:\"\\ \n\té\u2028")), 0, 12, -1).Draw(t, "string")
+		case 5:
+			a := make([]any, rapid.IntRange(0, 3).Draw(t, "len"))
+			for i := range a {
+				a[i] = value(t, depth-1)
+			}
+			return a
+		}
+		m := map[string]any{}
+		for i := rapid.IntRange(0, 3).Draw(t, "len"); i > 0; i-- {
+			m[rapid.StringOfN(rapid.SampledFrom([]rune("k{}:,\"\\")), 0, 4, -1).Draw(t, "name")] = value(t, depth-1)
+		}
+		return m
+	}
+	rapid.Check(t, func(t *rapid.T) {
+		data, err := json.Marshal(value(t, 4))
+		if err != nil {
+			t.Fatal(err)
+		}
+		n, err := ParseJSON(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		compact := n.AppendJSON(nil)
+		var want bytes.Buffer
+		if err := json.Indent(&want, compact, "", "  "); err != nil {
+			t.Fatal(err)
+		}
+		if got := appendIndented([]byte("x"), compact); !bytes.Equal(got, append([]byte("x"), want.Bytes()...)) {
+			t.Fatalf("compact %s:\ngot  %s\nwant %s", compact, got[1:], want.Bytes())
+		}
+	})
+}
