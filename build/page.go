@@ -201,36 +201,17 @@ func (p *pages) execute(name string, data *page) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// sitePages renders the home listing, the type listings (docs in listing
-// order, see items) and the 404 page.
-func (p *pages) sitePages(docs []listItem, counts map[string]int) ([]File, error) {
-	files, err := p.listingFiles("", docs, counts)
-	if err != nil {
-		return nil, err
-	}
-	for _, t := range skillcat.CapabilityTypes {
-		var of []listItem
-		for _, d := range docs {
-			if d.Type == string(t) {
-				of = append(of, d)
-			}
-		}
-		more, err := p.listingFiles(string(t), of, counts)
-		if err != nil {
-			return nil, err
-		}
-		files = append(files, more...)
-	}
-	// The 404 page is served at any depth; routes makes its links absolute.
+// notFoundPage renders the 404 page, which is served at any depth; routes
+// makes its links absolute.
+func (p *pages) notFoundPage(counts map[string]int) (File, error) {
 	r := p.routes
 	nf := p.newPage(r.notFound(), "Page not found", counts)
 	nf.Kind = "404"
 	data, err := p.execute("404.html", nf)
 	if err != nil {
-		return nil, err
+		return File{}, err
 	}
-	files = append(files, File{r.notFound(), data})
-	return files, nil
+	return File{r.notFound(), data}, nil
 }
 
 // typeWords are the words the pages use for each capability type: a

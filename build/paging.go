@@ -1,6 +1,13 @@
 package build
 
-import "strconv"
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"strconv"
+
+	skillcat "github.com/skillcat/skillcat"
+)
 
 // ListingPageSize is how many skills a listing page (the home page, a type
 // page) shows. A listing longer than that is split into numbered pages:
@@ -86,13 +93,39 @@ func newPager(r routes, typ string, n, total int) *pager {
 	return p
 }
 
+// listings writes the home listing and the type listings (docs in listing
+// order, see items), one page at a time through put. A page is made from
+// its key (listingKey): one whose key is the previous build's is not
+// rendered again when fresh(file, key) takes it from the previous output.
+func (p *pages) listings(docs []listItem, counts map[string]int, site string, fresh func(file, key string) bool, put func(file string, data []byte, key string) error) error {
+	if err := p.listingFiles("", docs, counts, site, fresh, put); err != nil {
+		return err
+	}
+	for _, t := range skillcat.CapabilityTypes {
+		var of []listItem
+		for _, d := range docs {
+			if d.Type == string(t) {
+				of = append(of, d)
+			}
+		}
+		if err := p.listingFiles(string(t), of, counts, site, fresh, put); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // listingFiles renders every page of the home listing (typ "") or of one
-// type's listing.
-func (p *pages) listingFiles(typ string, skills []listItem, counts map[string]int) ([]File, error) {
-	var files []File
+// type's listing that fresh does not take from the previous output.
+func (p *pages) listingFiles(typ string, skills []listItem, counts map[string]int, site string, fresh func(file, key string) bool, put func(file string, data []byte, key string) error) error {
 	last := listingPages(len(skills))
 	for n := 1; n <= last; n++ {
 		file := p.routes.listingPage(typ, n)
+		shown := skills[(n-1)*ListingPageSize : min(n*ListingPageSize, len(skills))]
+		key := listingKey(site, file, typ, n, len(skills), counts, shown)
+		if fresh(file, key) {
+			continue
+		}
 		title := ""
 		if typ != "" {
 			title = typeTitle(typ) + " skills"
@@ -109,13 +142,37 @@ func (p *pages) listingFiles(typ string, skills []listItem, counts map[string]in
 		if typ != "" {
 			pg.Kind, name = "type", "type.html"
 		}
-		pg.Skills = skills[(n-1)*ListingPageSize : min(n*ListingPageSize, len(skills))]
+		pg.Skills = shown
 		pg.Pager = newPager(p.routes, typ, n, len(skills))
 		data, err := p.execute(name, pg)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		files = append(files, File{file, data})
+		if err := put(file, data, key); err != nil {
+			return err
+		}
 	}
-	return files, nil
+	return nil
+}
+
+// listingKey sums up everything a listing page shows besides the site
+// (site, the key of the settings and templates): which listing and page it
+// is, the listing's length, the counts by type, and each skill it lists.
+// A change elsewhere in the catalog leaves it alone.
+func listingKey(site, file, typ string, n, total int, counts map[string]int, shown []listItem) string {
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\x00%s\x00%s\x00%d\x00%d\x00", site, file, typ, n, total)
+	for _, t := range skillcat.CapabilityTypes {
+		fmt.Fprintf(h, "%d\x00", counts[string(t)])
+	}
+	for _, d := range shown {
+		for _, f := range []string{d.ID, d.Name, d.Summary, d.Type, d.Access, d.Version, d.Provider} {
+			fmt.Fprintf(h, "%d:%s", len(f), f)
+		}
+		fmt.Fprintf(h, "%d:", len(d.Tags))
+		for _, t := range d.Tags {
+			fmt.Fprintf(h, "%d:%s", len(t), t)
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil))
 }

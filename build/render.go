@@ -90,14 +90,14 @@ func render(ctx context.Context, cfg Config, cat *catalog, listed []store.Row, o
 	if err := writeSearchIndex(ctx, r, cat, docs, workerCount(cfg.Workers), add); err != nil {
 		return fmt.Errorf("search index: %w", err)
 	}
-	site, err := pages.sitePages(docs, counts)
+	if werr == nil {
+		werr = pages.listings(docs, counts, keys.site, o.fresh, o.write)
+	}
+	notFound, err := pages.notFoundPage(counts)
 	if err != nil {
 		return err
 	}
-	for _, f := range site {
-		add(f.Path, f.Data)
-	}
-	site = nil
+	add(notFound.Path, notFound.Data)
 	assets, err := pages.assets()
 	if err != nil {
 		return err
