@@ -6,6 +6,7 @@ import (
 	"database/sql"
 	"encoding/binary"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -100,8 +101,8 @@ CREATE TABLE outputs (
 
 // The statements on a source's row.
 var (
-	getSourceSQL = `SELECT path, stat, hash, ` + rowNames() + `, warnings, id_line, id_column, sum FROM sources WHERE path = ?`
-	putSourceSQL = `INSERT OR REPLACE INTO sources (path, stat, hash, ` + rowNames() + `, warnings, id_line, id_column, sum)
+	allSourcesSQL = `SELECT path, stat, hash, ` + rowNames() + `, warnings, id_line, id_column, sum FROM sources`
+	putSourceSQL  = `INSERT OR REPLACE INTO sources (path, stat, hash, ` + rowNames() + `, warnings, id_line, id_column, sum)
 	VALUES (` + placeholders(len(rowColumns)+7) + `)`
 )
 
@@ -304,16 +305,7 @@ func (c *Cache) Begin(ctx context.Context) (*CacheTx, error) {
 		return nil, fmt.Errorf("update cache: %w", err)
 	}
 	t := &CacheTx{tx: tx}
-	if t.seen, err = tx.PrepareContext(ctx, `INSERT OR IGNORE INTO seen (path) VALUES (?)`); err == nil {
-		t.get, err = tx.PrepareContext(ctx, getSourceSQL)
-	}
-	if err == nil {
-		t.put, err = tx.PrepareContext(ctx, putSourceSQL)
-	}
-	if err == nil {
-		t.getTags, err = tx.PrepareContext(ctx, `SELECT tag FROM source_tags WHERE path = ? ORDER BY position`)
-	}
-	if err == nil {
+	if t.put, err = tx.PrepareContext(ctx, putSourceSQL); err == nil {
 		t.dropTags, err = tx.PrepareContext(ctx, `DELETE FROM source_tags WHERE path = ?`)
 	}
 	if err == nil {
@@ -330,12 +322,13 @@ func (c *Cache) Begin(ctx context.Context) (*CacheTx, error) {
 // safe for concurrent use (they take turns on one connection). Every read
 // error wraps ErrCorrupt.
 type CacheTx struct {
-	mu             sync.Mutex // one statement at a time: a prepared statement is not reentrant
-	tx             *sql.Tx
-	seen, get, put *sql.Stmt
-	getTags        *sql.Stmt
-	dropTags       *sql.Stmt
-	putTag         *sql.Stmt
+	mu        sync.Mutex // one statement at a time: a prepared statement is not reentrant
+	tx        *sql.Tx
+	put       *sql.Stmt
+	dropTags  *sql.Stmt
+	putTag    *sql.Stmt
+	rows      map[string]cachedRow // the cached sources not yet asked for (Source), once read
+	seenPaths []string             // sources seen since the last markSeen
 }
 
 // corrupt wraps a read error with ErrCorrupt, unless the context ended.
@@ -348,54 +341,99 @@ func (t *CacheTx) corrupt(ctx context.Context, what string, err error) error {
 
 // Source returns what the previous build saw of the source at path, and
 // marks the path as still present. A row whose checksum does not match
-// its contents is an error wrapping ErrCorrupt.
+// its contents is an error wrapping ErrCorrupt. The first call reads every
+// cached row in two queries (loadSources); each later call takes its row
+// from what was read, so a rebuild of n sources costs two queries, not 3n
+// statements.
 func (t *CacheTx) Source(ctx context.Context, path string) (CachedSource, bool, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if _, err := t.seen.ExecContext(ctx, path); err != nil {
-		return CachedSource{}, false, t.corrupt(ctx, "source "+path, err)
+	if t.rows == nil {
+		if err := t.loadSources(ctx); err != nil {
+			return CachedSource{}, false, t.corrupt(ctx, "sources", err)
+		}
 	}
-	var s CachedSource
-	var sum string
-	dest := append([]any{&s.Path, &s.Stat, &s.Hash}, s.Row.dest()...)
-	err := t.get.QueryRowContext(ctx, path).Scan(append(dest, &s.Warnings, &s.IDLine, &s.IDColumn, &sum)...)
-	if errors.Is(err, sql.ErrNoRows) {
+	t.seenPaths = append(t.seenPaths, path)
+	s, ok := t.rows[path]
+	if !ok {
 		return CachedSource{}, false, nil
 	}
-	if err != nil {
-		return CachedSource{}, false, t.corrupt(ctx, "source "+path, err)
-	}
-	if s.Row.Tags, err = t.tags(ctx, path); err != nil {
-		return CachedSource{}, false, t.corrupt(ctx, "source "+path, err)
-	}
+	delete(t.rows, path) // each source is asked for once; its bytes are not held
 	if s.Row.Source != s.Path {
 		return CachedSource{}, false, t.corrupt(ctx, "source "+path, errors.New("row of another source"))
 	}
-	if sum != s.sum() {
+	if s.sumWas != s.sum() {
 		return CachedSource{}, false, t.corrupt(ctx, "source "+path, errors.New("row checksum mismatch"))
 	}
 	if d := sha256.Sum256(s.Row.Descriptor); "sha256:"+hex.EncodeToString(d[:]) != s.Row.Digest {
 		return CachedSource{}, false, t.corrupt(ctx, "source "+path, errors.New("descriptor digest mismatch"))
 	}
-	return s, true, nil
+	return s.CachedSource, true, nil
 }
 
-// tags reads a cached source's tags, in order.
-func (t *CacheTx) tags(ctx context.Context, path string) ([]string, error) {
-	rows, err := t.getTags.QueryContext(ctx, path)
+// cachedRow is a source row as read, with the checksum it was stored with.
+type cachedRow struct {
+	CachedSource
+	sumWas string
+}
+
+// loadSources reads every cached source row and its tags into t.rows.
+func (t *CacheTx) loadSources(ctx context.Context) error {
+	rows := map[string]*cachedRow{}
+	q, err := t.tx.QueryContext(ctx, allSourcesSQL)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	var tags []string
-	for rows.Next() {
-		var tag string
-		if err := rows.Scan(&tag); err != nil {
-			rows.Close()
-			return nil, err
+	for q.Next() {
+		r := &cachedRow{}
+		dest := append([]any{&r.Path, &r.Stat, &r.Hash}, r.Row.dest()...)
+		if err := q.Scan(append(dest, &r.Warnings, &r.IDLine, &r.IDColumn, &r.sumWas)...); err != nil {
+			q.Close()
+			return err
 		}
-		tags = append(tags, tag)
+		rows[r.Path] = r
 	}
-	return tags, closeRows(rows)
+	if err := closeRows(q); err != nil {
+		return err
+	}
+	if q, err = t.tx.QueryContext(ctx, `SELECT path, tag FROM source_tags ORDER BY path, position`); err != nil {
+		return err
+	}
+	for q.Next() {
+		var path, tag string
+		if err := q.Scan(&path, &tag); err != nil {
+			q.Close()
+			return err
+		}
+		if r, ok := rows[path]; ok {
+			r.Row.Tags = append(r.Row.Tags, tag)
+		}
+	}
+	if err := closeRows(q); err != nil {
+		return err
+	}
+	t.rows = make(map[string]cachedRow, len(rows))
+	for p, r := range rows {
+		t.rows[p] = *r
+	}
+	return nil
+}
+
+// markSeen records the paths asked for or put since the last call in the
+// seen table, in one statement.
+func (t *CacheTx) markSeen(ctx context.Context) error {
+	if len(t.seenPaths) == 0 {
+		return nil
+	}
+	list, err := json.Marshal(t.seenPaths)
+	if err != nil {
+		return err
+	}
+	if _, err := t.tx.ExecContext(ctx, `INSERT OR IGNORE INTO seen (path) SELECT value FROM json_each(?)`, string(list)); err != nil {
+		return err
+	}
+	t.seenPaths = t.seenPaths[:0]
+	return nil
 }
 
 // sum is the checksum of everything a source row holds, its tags included.
@@ -436,8 +474,8 @@ func (t *CacheTx) PutSource(ctx context.Context, s *CachedSource) error {
 			return fmt.Errorf("update cache: source %s: tag %q: %w", s.Path, tag, err)
 		}
 	}
-	_, err := t.seen.ExecContext(ctx, s.Path)
-	return err
+	t.seenPaths = append(t.seenPaths, s.Path)
+	return nil
 }
 
 // Outputs returns the previous build's output files by path.
@@ -520,6 +558,9 @@ func (t *CacheTx) KeepSources(ctx context.Context) error {
 func (t *CacheTx) Commit(ctx context.Context) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	if err := t.markSeen(ctx); err != nil {
+		return fmt.Errorf("update cache: %w", err)
+	}
 	if _, err := t.tx.ExecContext(ctx, `DELETE FROM sources WHERE path NOT IN (SELECT path FROM seen);
 	DELETE FROM source_tags WHERE path NOT IN (SELECT path FROM seen)`); err != nil {
 		return fmt.Errorf("update cache: %w", err)
