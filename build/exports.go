@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync"
 
 	skillcat "github.com/skillcat/skillcat"
 	"github.com/skillcat/skillcat/agentskills"
@@ -95,16 +96,49 @@ type exportRun struct {
 	needFull bool              // llms-full.txt is stale
 	needAPIs bool              // the API catalog is stale
 	entries  []agentskills.Entry
-	bodies   [][]byte
+	llms     llmstxt.File
+	full     *fullStream // llms-full.txt, when stale
 	apis     []*apicatalog.API
 }
 
+// fullStream writes llms-full.txt in listing order while the workers make
+// its parts, holding only the parts that arrive before their turn (the
+// descriptors are streamed in that order, so a few at most): the file is
+// never in memory whole.
+type fullStream struct {
+	mu    sync.Mutex
+	file  *stream
+	w     *llmstxt.FullWriter
+	next  int            // the listing index of the next part to write
+	early map[int][]byte // parts made before their turn
+	err   error
+}
+
+// put hands over the part of the skill at listing index i.
+func (f *fullStream) put(i int, part []byte) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.err != nil {
+		return f.err
+	}
+	f.early[i] = part
+	for p, ok := f.early[f.next]; ok; p, ok = f.early[f.next] {
+		delete(f.early, f.next)
+		if f.err = f.w.Add(p); f.err != nil {
+			return f.err
+		}
+		f.next++
+	}
+	return nil
+}
+
 // newExportRun prepares the exports of the listing, or returns nil when the
-// site turns them all off.
-func newExportRun(r routes, cat *catalog, listed []store.Row, o *output, keys buildKeys) *exportRun {
+// site turns them all off. A stale llms-full.txt is started at once, and
+// written as its parts come (one).
+func newExportRun(r routes, cat *catalog, listed []store.Row, o *output, keys buildKeys) (*exportRun, error) {
 	on := cat.site.Exports
 	if !on.AgentSkills && !on.APICatalog && !on.LLMsTxt {
-		return nil
+		return nil, nil
 	}
 	x := &exportRun{r: r, on: on, site: cat.site, listed: listed, o: o, keys: keys, at: make(map[string]int, len(listed))}
 	ids := make([]string, len(listed))
@@ -119,13 +153,25 @@ func newExportRun(r routes, cat *catalog, listed []store.Row, o *output, keys bu
 	x.needFull = on.LLMsTxt && !o.fresh(r.llmsFull(), x.key)
 	x.needAPIs = on.APICatalog && !o.fresh(r.apiCatalog(), x.key)
 	x.entries = make([]agentskills.Entry, len(listed))
+	x.llms = llmsFile(r, x.site, listed, x.names)
 	if x.needFull {
-		x.bodies = make([][]byte, len(listed))
+		file, err := o.create(r.llmsFull(), x.key)
+		if err != nil {
+			return nil, err
+		}
+		x.full = &fullStream{file: file, w: llmstxt.NewFullWriter(file, x.llms), early: map[int][]byte{}}
 	}
 	if x.needAPIs {
 		x.apis = make([]*apicatalog.API, len(listed))
 	}
-	return x
+	return x, nil
+}
+
+// abort closes what a failed build leaves unfinished; x may be nil.
+func (x *exportRun) abort() {
+	if x != nil && x.full != nil {
+		x.full.file.abort()
+	}
 }
 
 // wants says whether skill id's descriptor is needed for the exports (i
@@ -185,7 +231,9 @@ func (x *exportRun) one(i int, decode func() (*skillcat.SkillDescriptor, error),
 	}
 	if x.needFull {
 		s.DescriptorURL, s.PageURL = r.published(r.llmsFull(), r.descriptor(e.ID)), r.published(r.llmsFull(), r.skillPage(e.ID))
-		x.bodies[i] = append(ins[:len(ins):len(ins)], agentskills.Links(s)...)
+		if err := x.full.put(i, append(ins[:len(ins):len(ins)], agentskills.Links(s)...)); err != nil {
+			return fmt.Errorf("%s: %w", r.llmsFull(), err)
+		}
 	}
 	if isAPI {
 		a := apiOf(r, s.Descriptor, e)
@@ -230,14 +278,20 @@ func (x *exportRun) finish() error {
 		}
 	}
 	if x.on.LLMsTxt {
-		f := llmsFile(r, x.site, listed, names)
-		if err := o.write(r.llmsTxt(), llmstxt.Encode(f), key); err != nil {
+		if err := o.write(r.llmsTxt(), llmstxt.Encode(x.llms), key); err != nil {
 			return err
 		}
-		if x.needFull {
-			if err := o.write(r.llmsFull(), llmstxt.EncodeFull(f, x.bodies), key); err != nil {
-				return err
-			}
+	}
+	if x.needFull {
+		f := x.full
+		if f.next != len(listed) {
+			return fmt.Errorf("%s: %d of %d skills' parts made", r.llmsFull(), f.next, len(listed))
+		}
+		if err := f.w.Close(); err != nil {
+			return fmt.Errorf("%s: %w", r.llmsFull(), err)
+		}
+		if err := f.file.close(); err != nil {
+			return fmt.Errorf("%s: %w", r.llmsFull(), err)
 		}
 	}
 	return nil

@@ -1,11 +1,13 @@
 package build
 
 import (
+	"bufio"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"hash"
 	"io"
 	"io/fs"
 	"os"
@@ -240,6 +242,75 @@ func (o *output) write(path string, data []byte, key string) error {
 	o.written++
 	o.mu.Unlock()
 	return nil
+}
+
+// stream is a file of the new tree written piece by piece (create), so
+// that a large document (llms-full.txt) is never held whole. Its bytes are
+// hashed as they are written; when they turn out to be the previous
+// build's, the previous file is taken instead, as write does.
+type stream struct {
+	o         *output
+	path, key string
+	f         *os.File
+	buf       *bufio.Writer
+	h         hash.Hash
+	n         int64
+}
+
+// create starts the file path of the new tree, made from key.
+func (o *output) create(path, key string) (*stream, error) {
+	full := filepath.Join(o.dir, filepath.FromSlash(path))
+	if err := o.mkdir(filepath.Dir(full)); err != nil {
+		return nil, err
+	}
+	f, err := os.OpenFile(full, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	return &stream{o: o, path: path, key: key, f: f, buf: bufio.NewWriterSize(f, 256<<10), h: sha256.New()}, nil
+}
+
+// Write appends p to the file.
+func (s *stream) Write(p []byte) (int, error) {
+	s.h.Write(p)
+	s.n += int64(len(p))
+	return s.buf.Write(p)
+}
+
+// close finishes the file and records it; when its bytes are those of the
+// previous build's file, that file is taken instead.
+func (s *stream) close() error {
+	err := s.buf.Flush()
+	if cerr := s.f.Close(); err == nil {
+		err = cerr
+	}
+	s.f = nil
+	if err != nil {
+		return err
+	}
+	o := s.o
+	rec := store.CachedOutput{Path: s.path, Key: s.key, Hash: hex.EncodeToString(s.h.Sum(nil)), Size: s.n}
+	if old, ok := o.reuse(s.path); ok && old.Hash == rec.Hash {
+		if os.Remove(filepath.Join(o.dir, filepath.FromSlash(s.path))) == nil && o.take(s.path) == nil {
+			o.record(rec)
+			return nil
+		}
+		return fmt.Errorf("take %s from the previous output: it is neither written nor taken", s.path)
+	}
+	o.mu.Lock()
+	o.records[s.path] = rec
+	o.written++
+	o.mu.Unlock()
+	return nil
+}
+
+// abort closes a file that will not be finished (the build failed; its
+// tree is removed).
+func (s *stream) abort() {
+	if s != nil && s.f != nil {
+		s.f.Close()
+		s.f = nil
+	}
 }
 
 // writeNew writes data to a file that must not exist yet: a file of the

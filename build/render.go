@@ -116,7 +116,11 @@ func render(ctx context.Context, cfg Config, cat *catalog, listed []store.Row, o
 	if werr != nil {
 		return werr
 	}
-	x := newExportRun(r, cat, listed, o, keys)
+	x, err := newExportRun(r, cat, listed, o, keys)
+	if err != nil {
+		return fmt.Errorf("exports: %w", err)
+	}
+	defer x.abort()
 	if err := renderSkills(ctx, cfg, pages, cat, listed, o, keys, x); err != nil {
 		return err
 	}

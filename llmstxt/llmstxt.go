@@ -16,6 +16,7 @@ package llmstxt
 
 import (
 	"bytes"
+	"io"
 	"strings"
 )
 
@@ -63,13 +64,65 @@ func Encode(f File) []byte {
 // whole, separated by a thematic break.
 func EncodeFull(f File, docs [][]byte) []byte {
 	var b bytes.Buffer
-	writeHead(&b, File{Title: f.Title, Summary: f.Summary, Details: f.Details})
+	w := NewFullWriter(&b, f)
 	for _, d := range docs {
-		b.WriteString("---\n\n")
-		b.Write(bytes.TrimRight(d, "\n"))
-		b.WriteString("\n\n")
+		w.Add(d)
 	}
-	return append(bytes.TrimRight(b.Bytes(), "\n"), '\n')
+	w.Close()
+	return b.Bytes()
+}
+
+// FullWriter writes an llms-full.txt one document at a time, so that a
+// large one is never held whole: the same bytes as EncodeFull.
+type FullWriter struct {
+	w       io.Writer
+	pending int // line breaks held back: the file ends with exactly one
+	err     error
+}
+
+// NewFullWriter starts an llms-full.txt with the head of f.
+func NewFullWriter(w io.Writer, f File) *FullWriter {
+	var b bytes.Buffer
+	writeHead(&b, File{Title: f.Title, Summary: f.Summary, Details: f.Details})
+	fw := &FullWriter{w: w}
+	fw.write(b.Bytes())
+	return fw
+}
+
+// Add writes the next document.
+func (fw *FullWriter) Add(doc []byte) error {
+	fw.write([]byte("---\n\n"))
+	fw.write(bytes.TrimRight(doc, "\n"))
+	fw.write([]byte("\n\n"))
+	return fw.err
+}
+
+// Close ends the file with one line break; it returns the first error of
+// the underlying writer.
+func (fw *FullWriter) Close() error {
+	if fw.err == nil {
+		_, fw.err = fw.w.Write([]byte{'\n'})
+	}
+	return fw.err
+}
+
+// write writes p but holds back its trailing line breaks until more text
+// follows them, as EncodeFull trims them from the end of the file.
+func (fw *FullWriter) write(p []byte) {
+	if fw.err != nil {
+		return
+	}
+	text := bytes.TrimRight(p, "\n")
+	if len(text) > 0 {
+		if fw.pending > 0 {
+			_, fw.err = fw.w.Write(bytes.Repeat([]byte{'\n'}, fw.pending))
+		}
+		if fw.err == nil {
+			_, fw.err = fw.w.Write(text)
+		}
+		fw.pending = 0
+	}
+	fw.pending += len(p) - len(text)
 }
 
 func writeHead(b *bytes.Buffer, f File) {

@@ -1,6 +1,8 @@
 package llmstxt_test
 
 import (
+	"bytes"
+	"strings"
 	"testing"
 
 	"github.com/skillcat/skillcat/llmstxt"
@@ -24,5 +26,43 @@ func TestEncode(t *testing.T) {
 	wantFull := "# Acme Skills\n\n> All the skills.\n\nMore, in *Markdown*.\n\n---\n\n# One\n\nbody\n\n---\n\n# Two\n"
 	if got := string(llmstxt.EncodeFull(f, [][]byte{[]byte("# One\n\nbody\n\n"), []byte("# Two")})); got != wantFull {
 		t.Errorf("EncodeFull:\ngot:\n%q\nwant:\n%q", got, wantFull)
+	}
+}
+
+// TestFullWriterIsEncodeFull holds the streamed llms-full.txt to the
+// layout written whole: the head, each document after a thematic break
+// with its trailing line breaks trimmed, and one line break at the end,
+// whatever the documents end with (empty ones included).
+func TestFullWriterIsEncodeFull(t *testing.T) {
+	f := llmstxt.File{Title: "T", Summary: "S", Details: "D\n\n"}
+	cases := [][][]byte{
+		nil,
+		{[]byte("a")},
+		{[]byte("a\n\n\n"), []byte(""), []byte("\n"), []byte("b\nc\n")},
+		{[]byte(""), []byte("")},
+	}
+	for _, docs := range cases {
+		var want bytes.Buffer
+		want.WriteString("# T\n\n> S\n\nD\n\n")
+		for _, d := range docs {
+			want.WriteString("---\n\n" + strings.TrimRight(string(d), "\n") + "\n\n")
+		}
+		wantBytes := append(bytes.TrimRight(want.Bytes(), "\n"), '\n')
+		var got bytes.Buffer
+		w := llmstxt.NewFullWriter(&got, f)
+		for _, d := range docs {
+			if err := w.Add(d); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got.Bytes(), wantBytes) {
+			t.Errorf("docs %q: got %q, want %q", docs, got.Bytes(), wantBytes)
+		}
+		if enc := llmstxt.EncodeFull(f, docs); !bytes.Equal(enc, wantBytes) {
+			t.Errorf("EncodeFull %q: got %q, want %q", docs, enc, wantBytes)
+		}
 	}
 }
