@@ -43,7 +43,7 @@ func newPages(cfg Config, site Site) (*pages, error) {
 		isPage[p] = true
 	}
 	r := newRoutes(cfg.BaseURL)
-	base := template.New("").Funcs(templateFuncs).Funcs(r.funcs()).Funcs(schemaTableFunc(nil))
+	base := template.New("").Funcs(templateFuncs).Funcs(r.funcs()).Funcs(placeholderFuncs)
 	for _, name := range shared {
 		if isPage[name] {
 			continue
@@ -61,7 +61,7 @@ func newPages(cfg Config, site Site) (*pages, error) {
 		if t, err = parseTemplate(t, fsys, name); err != nil {
 			return nil, err
 		}
-		p.tmpls[name] = t.Funcs(schemaTableFunc(t))
+		p.tmpls[name] = t.Funcs(schemaTableFunc(t)).Funcs(skillListFunc(r, t))
 		p.sizes[name] = new(atomic.Int64)
 	}
 	p.goSkill = isBuiltinSkill(p.tmpls["skill.html"])

@@ -24,7 +24,7 @@ const schemaTemplate = "schema"
 // builtinSchema is the parse tree, as text, of the built-in "schema"
 // template.
 var builtinSchema = sync.OnceValue(func() string {
-	t, err := template.New("").Funcs(templateFuncs).Funcs(routes{}.funcs()).Funcs(template.FuncMap{schemaTableName: noSchemaTable}).ParseFS(templates.FS(), "skill.html")
+	t, err := template.New("").Funcs(templateFuncs).Funcs(routes{}.funcs()).Funcs(placeholderFuncs).ParseFS(templates.FS(), "skill.html")
 	if err != nil {
 		return ""
 	}

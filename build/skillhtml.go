@@ -26,7 +26,7 @@ var skillTemplates = []string{"skill.html", "head", "mark", "foot", schemaTempla
 // skillTemplates.
 var builtinSkillTrees = sync.OnceValue(func() string {
 	fsys := templates.FS()
-	t := template.New("").Funcs(templateFuncs).Funcs(routes{}.funcs()).Funcs(schemaTableFunc(nil))
+	t := template.New("").Funcs(templateFuncs).Funcs(routes{}.funcs()).Funcs(placeholderFuncs)
 	shared, err := fs.Glob(fsys, "*.html")
 	if err != nil {
 		return ""

@@ -38,6 +38,11 @@
 //   - skill.html shows a schema with {{schemaTable .Inputs}}: the bytes of
 //     its "schema" template, written in Go while that definition is the
 //     built-in one (it is executed as a template once a site changes it).
+//     home.html and type.html show their cards with {{skillList .}} in the
+//     same way ("skill-list"). While skill.html and every template it calls
+//     ("head", "mark", "foot", "schema") are the built-in ones, the build
+//     writes skill pages in Go with the same bytes; a site that changes any
+//     of them gets its templates executed.
 package templates
 
 import (

@@ -1,0 +1,74 @@
+package build
+
+import (
+	"bytes"
+	"html/template"
+	"io/fs"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/skillcat/skillcat/templates"
+)
+
+// TestSkillListIsTheTemplate checks that skillList writes the bytes the
+// built-in "skill-list" template does, on listing pages at every depth,
+// for cards whose every text needs escaping.
+func TestSkillListIsTheTemplate(t *testing.T) {
+	var items []listItem
+	for i, h := range hostileTexts {
+		items = append(items, listItem{ID: "x." + h, Name: h, Summary: h, Type: []string{"api", "task", h}[i%3],
+			Access: []string{"public", "restricted", h}[i%3], Version: h, Provider: h, Tags: []string{h, "plain"}[:1+i%2]})
+	}
+	items = append(items, listItem{ID: "plain", Name: "Plain", Type: "api", Access: "public"})
+	for _, cfg := range []Config{{}, {BaseURL: "https://cat.example/sub/"}} {
+		p, err := newPages(cfg, defaultSite)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, name := range []string{"home.html", "type.html"} {
+			tmpl := p.tmpls[name]
+			list := skillListFunc(p.routes, tmpl)[skillListName].(func(*page) (template.HTML, error))
+			for _, file := range []string{p.routes.listingPage("", 1), p.routes.listingPage("", 3), p.routes.listingPage("api", 1), p.routes.listingPage("task", 2)} {
+				pg := p.newPage(file, "t", nil)
+				pg.Skills = items
+				var want bytes.Buffer
+				if err := tmpl.ExecuteTemplate(&want, skillListTemplate, pg); err != nil {
+					t.Fatal(err)
+				}
+				got, err := list(pg)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if string(got) != want.String() {
+					t.Errorf("%s on %s: skillList differs from the template\n%s", name, file, firstDiff([]byte(got), want.Bytes()))
+				}
+			}
+		}
+	}
+}
+
+// TestSkillListOverride checks that a site's own "skill-list" is what the
+// listing pages show.
+func TestSkillListOverride(t *testing.T) {
+	data, err := fs.ReadFile(templates.FS(), "partials.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mine := bytes.Replace(data, []byte(`<ul class="cards" id="skills">`), []byte(`<ul class="cards mine" id="skills">`), 1)
+	p, err := newPages(Config{Templates: fstest.MapFS{"partials.html": {Data: mine}}}, defaultSite)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, err := p.sitePages([]listItem{{ID: "a", Name: "A", Type: "api", Access: "public"}}, map[string]int{"api": 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		if f.Path == p.routes.listingPage("", 1) || f.Path == p.routes.listingPage("api", 1) {
+			if !strings.Contains(string(f.Data), `<ul class="cards mine"`) {
+				t.Errorf("%s: the site's skill-list is not used:\n%s", f.Path, f.Data)
+			}
+		}
+	}
+}
