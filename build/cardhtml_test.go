@@ -60,15 +60,16 @@ func TestSkillListOverride(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	files, err := p.sitePages([]listItem{{ID: "a", Name: "A", Type: "api", Access: "public"}}, map[string]int{"api": 1})
+	files := map[string][]byte{}
+	err = p.listings([]listItem{{ID: "a", Name: "A", Type: "api", Access: "public"}}, map[string]int{"api": 1}, "",
+		func(string, string) bool { return false },
+		func(file string, data []byte, _ string) error { files[file] = data; return nil })
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range files {
-		if f.Path == p.routes.listingPage("", 1) || f.Path == p.routes.listingPage("api", 1) {
-			if !strings.Contains(string(f.Data), `<ul class="cards mine"`) {
-				t.Errorf("%s: the site's skill-list is not used:\n%s", f.Path, f.Data)
-			}
+	for _, file := range []string{p.routes.listingPage("", 1), p.routes.listingPage("api", 1)} {
+		if !strings.Contains(string(files[file]), `<ul class="cards mine"`) {
+			t.Errorf("%s: the site's skill-list is not used:\n%s", file, files[file])
 		}
 	}
 }
