@@ -24,6 +24,7 @@ import (
 
 	skillcat "github.com/skillcat/skillcat"
 	"github.com/skillcat/skillcat/build"
+	"github.com/skillcat/skillcat/internal/treetest"
 	"pgregory.net/rapid"
 )
 
@@ -196,41 +197,11 @@ func snapshot(t rapid.TB, dir string) map[string]string {
 	return tree
 }
 
-// diffTrees describes how two snapshots differ, or returns "".
-func diffTrees(got, want map[string]string) string {
-	var b strings.Builder
-	keys := map[string]bool{}
-	for k := range got {
-		keys[k] = true
-	}
-	for k := range want {
-		keys[k] = true
-	}
-	sorted := make([]string, 0, len(keys))
-	for k := range keys {
-		sorted = append(sorted, k)
-	}
-	sort.Strings(sorted)
-	for _, k := range sorted {
-		g, gok := got[k]
-		w, wok := want[k]
-		switch {
-		case !gok:
-			fmt.Fprintf(&b, "  missing %s\n", k)
-		case !wok:
-			fmt.Fprintf(&b, "  extra %s\n", k)
-		case g != w:
-			fmt.Fprintf(&b, "  changed %s: got %s, want %s\n", k, g, w)
-		}
-	}
-	return b.String()
-}
-
 // assertUntouched fails when dir differs from the snapshot before, or when
 // a temporary build folder was left beside it.
 func assertUntouched(t rapid.TB, dir string, before map[string]string) {
 	t.Helper()
-	if d := diffTrees(snapshot(t, dir), before); d != "" {
+	if d := treetest.Diff(snapshot(t, dir), before); d != "" {
 		t.Errorf("output %s changed by a failed build:\n%s", dir, d)
 	}
 	assertNoLeftovers(t, filepath.Dir(dir))
@@ -487,7 +458,7 @@ func TestBuild(t *testing.T) {
 		if err == nil {
 			t.Fatal("Build into a path that is a file succeeded")
 		}
-		if d := diffTrees(snapshot(t, dir), before); d != "" {
+		if d := treetest.Diff(snapshot(t, dir), before); d != "" {
 			t.Errorf("failed build changed %s:\n%s", dir, d)
 		}
 	})
@@ -550,7 +521,7 @@ func TestBuild(t *testing.T) {
 			cfg = config(sampleFS(), b)
 			cfg.Time, cfg.Workers = when, 1
 			mustBuild(t, cfg)
-			if d := diffTrees(snapshot(t, b), snapshot(t, a)); d != "" {
+			if d := treetest.Diff(snapshot(t, b), snapshot(t, a)); d != "" {
 				t.Errorf("two builds (time %v) differ:\n%s", when, d)
 			}
 			if when.IsZero() {

@@ -3,11 +3,14 @@ package build
 import (
 	"context"
 	"errors"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/skillcat/skillcat/internal/treetest"
 )
 
 // mountTmpfs mounts a tmpfs of the given size at dir for the test, or
@@ -64,8 +67,8 @@ func TestMountPointOutput(t *testing.T) {
 				if _, err := Build(context.Background(), testConfig(step.content, out, cache)); err != nil {
 					t.Fatalf("build %d: %v", i+1, err)
 				}
-				if got := treeOf(t, out); !sameTree(got, step.want) {
-					t.Fatalf("build %d differs from a cold build:\n%s", i+1, treeDiff(got, step.want))
+				if got := treetest.Files(t, out); !maps.Equal(got, step.want) {
+					t.Fatalf("build %d differs from a cold build:\n%s", i+1, treetest.Diff(got, step.want))
 				}
 				checkNoDebris(t, parent, out)
 			}
@@ -122,8 +125,8 @@ func TestNoSpace(t *testing.T) {
 			if errors.Is(err, ErrOutputPartial) {
 				t.Errorf("the error says the output changed: %v", err)
 			}
-			if got := treeOf(t, out); !sameTree(got, wantA) {
-				t.Fatalf("after ENOSPC the output is not the old site:\n%s", treeDiff(got, wantA))
+			if got := treetest.Files(t, out); !maps.Equal(got, wantA) {
+				t.Fatalf("after ENOSPC the output is not the old site:\n%s", treetest.Diff(got, wantA))
 			}
 			checkNoDebris(t, parent, out)
 			if !strings.Contains(err.Error(), "no space left") {

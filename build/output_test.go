@@ -2,18 +2,16 @@ package build
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
-	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"syscall"
 	"testing"
 
+	"github.com/skillcat/skillcat/internal/treetest"
 	"github.com/skillcat/skillcat/synth"
 )
 
@@ -36,29 +34,6 @@ func testConfig(content, out, cache string) Config {
 	return Config{Content: os.DirFS(content), ContentLabel: content, ContentPath: content, Out: out, Cache: cache, Workers: 2}
 }
 
-// treeOf maps every file under dir to the hash of its bytes.
-func treeOf(t *testing.T, dir string) map[string]string {
-	t.Helper()
-	tree := map[string]string{}
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(dir, p)
-		sum := sha256.Sum256(data)
-		tree[filepath.ToSlash(rel)] = hex.EncodeToString(sum[:])
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return tree
-}
-
 // coldTree is the output of builds without a cache of each content in
 // turn, into one folder.
 func coldTree(t *testing.T, contents ...string) map[string]string {
@@ -69,19 +44,7 @@ func coldTree(t *testing.T, contents ...string) map[string]string {
 			t.Fatalf("cold build: %v", err)
 		}
 	}
-	return treeOf(t, out)
-}
-
-func sameTree(a, b map[string]string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for p, h := range a {
-		if b[p] != h {
-			return false
-		}
-	}
-	return true
+	return treetest.Files(t, out)
 }
 
 // checkListed fails unless every descriptor the Well-Known index in out
@@ -167,10 +130,10 @@ func TestOutputFaults(t *testing.T) {
 			if err == nil || !errors.Is(err, syscall.EACCES) {
 				t.Fatalf("got %v, want the permission error", err)
 			}
-			got := treeOf(t, out)
+			got := treetest.Files(t, out)
 			partial := errors.Is(err, ErrOutputPartial)
 			switch {
-			case sameTree(got, wantA):
+			case maps.Equal(got, wantA):
 				if partial {
 					t.Errorf("the output is the old site, but the error says it holds part of the new one: %v", err)
 				}
@@ -194,8 +157,8 @@ func TestOutputFaults(t *testing.T) {
 			if _, err := Build(context.Background(), testConfig(contentB, out, cache)); err != nil {
 				t.Fatalf("the next build: %v", err)
 			}
-			if got := treeOf(t, out); !sameTree(got, wantB) {
-				t.Fatalf("the next build's output differs from a cold build's:\n%s", treeDiff(got, wantB))
+			if got := treetest.Files(t, out); !maps.Equal(got, wantB) {
+				t.Fatalf("the next build's output differs from a cold build's:\n%s", treetest.Diff(got, wantB))
 			}
 			checkNoDebris(t, parent, out)
 		})
@@ -217,20 +180,4 @@ func TestOutputFirstBuildFails(t *testing.T) {
 		t.Error("the output exists")
 	}
 	checkNoDebris(t, parent, out)
-}
-
-func treeDiff(got, want map[string]string) string {
-	var lines []string
-	for p, h := range want {
-		if got[p] != h {
-			lines = append(lines, "differs or missing: "+p)
-		}
-	}
-	for p := range got {
-		if _, ok := want[p]; !ok {
-			lines = append(lines, "left over: "+p)
-		}
-	}
-	sort.Strings(lines)
-	return strings.Join(lines, "\n")
 }

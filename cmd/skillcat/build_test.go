@@ -15,6 +15,7 @@ import (
 	"time"
 
 	skillcat "github.com/skillcat/skillcat"
+	"github.com/skillcat/skillcat/internal/treetest"
 )
 
 // sampleContent is the repository's sample catalog, found before any test
@@ -92,30 +93,11 @@ func treeSums(t *testing.T, dir string, times bool) map[string]string {
 	return tree
 }
 
-// treeDiff lists how two trees differ, or returns "".
-func treeDiff(got, want map[string]string) string {
-	var diffs []string
-	for k, w := range want {
-		if g, ok := got[k]; !ok {
-			diffs = append(diffs, "missing "+k)
-		} else if g != w {
-			diffs = append(diffs, fmt.Sprintf("changed %s: got %s, want %s", k, g, w))
-		}
-	}
-	for k := range got {
-		if _, ok := want[k]; !ok {
-			diffs = append(diffs, "extra "+k)
-		}
-	}
-	slices.Sort(diffs)
-	return strings.Join(diffs, "\n")
-}
-
 // assertKept fails when out differs from before or a temporary build
 // folder is left beside it.
 func assertKept(t *testing.T, out string, before map[string]string) {
 	t.Helper()
-	if d := treeDiff(treeSums(t, out, true), before); d != "" {
+	if d := treetest.Diff(treeSums(t, out, true), before); d != "" {
 		t.Errorf("%s changed:\n%s", out, d)
 	}
 	entries, _ := os.ReadDir(filepath.Dir(out))
@@ -535,7 +517,7 @@ func TestBuildCommand(t *testing.T) {
 				t.Errorf("%q: exit %d, stderr %q; want %d and a refusal", tc, code, stderr, exitUsage)
 			}
 		}
-		if d := treeDiff(treeSums(t, ".", true), before); d != "" {
+		if d := treetest.Diff(treeSums(t, ".", true), before); d != "" {
 			t.Errorf("refused builds changed the folder:\n%s", d)
 		}
 	})
@@ -638,7 +620,7 @@ func TestBuildDeterministic(t *testing.T) {
 			}
 			trees = append(trees, treeSums(t, out, epoch != ""))
 		}
-		if d := treeDiff(trees[1], trees[0]); d != "" {
+		if d := treetest.Diff(trees[1], trees[0]); d != "" {
 			t.Errorf("SOURCE_DATE_EPOCH=%q: two builds differ:\n%s", epoch, d)
 		}
 		if _, ok := trees[0]["catalog.sqlite"]; !ok {

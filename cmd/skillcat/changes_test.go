@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	skillcat "github.com/skillcat/skillcat"
+	"github.com/skillcat/skillcat/internal/treetest"
 )
 
 // sinceJSON runs discover --since N --format json against url.
@@ -117,7 +118,7 @@ func TestFollowChanges(t *testing.T) {
 		if code, _, stderr := runSkillcat(t, nil, "build", "--content", content, "--out", fresh, "--previous", srv.URL, "--quiet"); code != 0 {
 			t.Fatalf("build --previous URL: exit %d: %s", code, stderr)
 		}
-		if d := treeDiff(treeSums(t, filepath.Join(fresh, "changes"), false), treeSums(t, filepath.Join(out, "changes"), false)); d != "" {
+		if d := treetest.Diff(treeSums(t, filepath.Join(fresh, "changes"), false), treeSums(t, filepath.Join(out, "changes"), false)); d != "" {
 			t.Errorf("the feed continued from the live site differs from the one built in place:\n%s", d)
 		}
 	})

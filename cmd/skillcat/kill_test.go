@@ -1,15 +1,12 @@
 package main
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
-	"io/fs"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sort"
 	"strconv"
 	"strings"
 	"syscall"
@@ -17,6 +14,7 @@ import (
 	"time"
 
 	skillcat "github.com/skillcat/skillcat"
+	"github.com/skillcat/skillcat/internal/treetest"
 	"github.com/skillcat/skillcat/synth"
 )
 
@@ -105,7 +103,7 @@ func killRounds(t *testing.T, n, rounds int, mount bool) {
 		if _, err := run(contents[i%2], cold, "--no-cache"); err != nil {
 			t.Fatalf("cold build: %v", err)
 		}
-		return state{fmt.Sprintf("%c%d", "AB"[i%2], i), hashTree(t, cold)}
+		return state{fmt.Sprintf("%c%d", "AB"[i%2], i), treetest.Files(t, cold)}
 	}
 	states = append(states, coldNext(0))
 	start := time.Now()
@@ -113,8 +111,8 @@ func killRounds(t *testing.T, n, rounds int, mount bool) {
 		t.Fatalf("first build: %v", err)
 	}
 	full := time.Since(start)
-	if got := hashTree(t, out); !sameHashes(got, states[0].tree) {
-		t.Fatalf("first build differs from a cold build:\n%s", hashDiff(got, states[0].tree))
+	if got := treetest.Files(t, out); !maps.Equal(got, states[0].tree) {
+		t.Fatalf("first build differs from a cold build:\n%s", treetest.Diff(got, states[0].tree))
 	}
 
 	seen := map[string]int{}
@@ -142,24 +140,24 @@ func killRounds(t *testing.T, n, rounds int, mount bool) {
 		if killed {
 			kills++
 		}
-		got := hashTree(t, out)
+		got := treetest.Files(t, out)
 		switch {
-		case sameHashes(got, from.tree):
+		case maps.Equal(got, from.tree):
 			seen["old site"]++
-		case sameHashes(got, to.tree):
+		case maps.Equal(got, to.tree):
 			seen["new site"]++
 		case mount && consistentMix(t, out, got, from.tree, to.tree):
 			seen["consistent mix"]++
 		default:
-			t.Fatalf("round %d (%s, killed %v): the output is neither %s nor %s:\nagainst the new site:\n%s", r, how, killed, from.name, to.name, hashDiff(got, to.tree))
+			t.Fatalf("round %d (%s, killed %v): the output is neither %s nor %s:\nagainst the new site:\n%s", r, how, killed, from.name, to.name, treetest.Diff(got, to.tree))
 		}
 		t.Logf("round %d: %s → %s, kill %s, killed before the end: %v, output after the kill: %s", r, from.name, to.name, how, killed, stateOf(got, from.tree, to.tree))
 		if _, err := run(contents[r%2], out); err != nil {
 			t.Fatalf("round %d: the build after the kill failed: %v", r, err)
 		}
 		rebuilds++
-		if got := hashTree(t, out); !sameHashes(got, to.tree) {
-			t.Fatalf("round %d: the build after the kill differs from a cold build:\n%s", r, hashDiff(got, to.tree))
+		if got := treetest.Files(t, out); !maps.Equal(got, to.tree) {
+			t.Fatalf("round %d: the build after the kill differs from a cold build:\n%s", r, treetest.Diff(got, to.tree))
 		}
 		if left := leftovers(site, tmp); len(left) > 0 {
 			t.Fatalf("round %d: left after a kill and a rebuild: %v", r, left)
@@ -180,9 +178,9 @@ func killRounds(t *testing.T, n, rounds int, mount bool) {
 // new one.
 func stateOf(got, old, new map[string]string) string {
 	switch {
-	case sameHashes(got, old):
+	case maps.Equal(got, old):
 		return "old site"
-	case sameHashes(got, new):
+	case maps.Equal(got, new):
 		return "new site"
 	}
 	return "consistent mix"
@@ -299,58 +297,4 @@ func envInt(name string, def int) int {
 		return v
 	}
 	return def
-}
-
-// hashTree maps every file under dir to the hash of its bytes.
-func hashTree(t *testing.T, dir string) map[string]string {
-	t.Helper()
-	tree := map[string]string{}
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(dir, p)
-		sum := sha256.Sum256(data)
-		tree[filepath.ToSlash(rel)] = hex.EncodeToString(sum[:])
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return tree
-}
-
-func sameHashes(a, b map[string]string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for p, h := range a {
-		if b[p] != h {
-			return false
-		}
-	}
-	return true
-}
-
-func hashDiff(got, want map[string]string) string {
-	var lines []string
-	for p, h := range want {
-		if got[p] != h {
-			lines = append(lines, "  differs or missing: "+p)
-		}
-	}
-	for p := range got {
-		if _, ok := want[p]; !ok {
-			lines = append(lines, "  left over: "+p)
-		}
-	}
-	sort.Strings(lines)
-	if len(lines) > 20 {
-		lines = append(lines[:20], fmt.Sprintf("  … and %d more", len(lines)-20))
-	}
-	return strings.Join(lines, "\n")
 }

@@ -16,6 +16,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/skillcat/skillcat/internal/treetest"
 	"github.com/skillcat/skillcat/jose"
 )
 
@@ -149,7 +150,7 @@ func TestSignedBuild(t *testing.T) {
 		if code, _, stderr := runSkillcat(t, env, "build", "--content", sampleContent, "--out", other, "--no-cache", "--quiet"); code != 0 {
 			t.Fatalf("build with %s: exit %d: %s", signEnv, code, stderr)
 		}
-		if d := treeDiff(treeSums(t, other, false), treeSums(t, out, false)); d != "" {
+		if d := treetest.Diff(treeSums(t, other, false), treeSums(t, out, false)); d != "" {
 			t.Errorf("a build signed from the environment differs from one signed from the file:\n%s", d)
 		}
 	})
