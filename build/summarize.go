@@ -24,25 +24,87 @@ func Summarize(description string) string {
 
 // firstText returns the plain text of a Markdown document's first
 // paragraph (or first block), whole.
-func firstText(description string) string { return firstTextOf(textParser, description) }
+//
+// Most of a description comes after its first paragraph, so that is parsed
+// first on its own: CommonMark reads blocks line by line, and a top-level
+// paragraph followed by a blank line is closed by lines before that blank
+// line alone. What else could change it is a link reference definition
+// further down ("[x]: /url" gives "[x]" in the paragraph its meaning), so
+// a description that has "]:" anywhere is parsed whole, as is one whose
+// first paragraph is not found within its first few blank lines.
+// TestFirstTextOfPrefix compares the two ways on generated documents.
+func firstText(description string) string {
+	if !strings.Contains(description, "]:") {
+		cut := 0
+		for range 4 {
+			if cut = afterBlankLine(description, cut); cut < 0 {
+				break
+			}
+			if text, ok := firstParagraphText(textParser, description[:cut]); ok {
+				return text
+			}
+		}
+	}
+	return firstTextOf(textParser, description)
+}
 
-// firstTextOf is firstText with the given Markdown parser.
+// afterBlankLine returns the index just after the first line at or after
+// from that follows a non-blank line and holds only spaces and tabs, or -1.
+func afterBlankLine(s string, from int) int {
+	seen := false
+	for from < len(s) {
+		end := strings.IndexByte(s[from:], '\n')
+		if end < 0 {
+			return -1
+		}
+		line := strings.TrimRight(s[from:from+end], " \t\r")
+		from += end + 1
+		if line != "" {
+			seen = true
+		} else if seen {
+			return from
+		}
+	}
+	return -1
+}
+
+// firstTextOf is firstText parsing the whole description with p.
 func firstTextOf(p parser.Parser, description string) string {
 	source := []byte(description)
 	doc := p.Parse(text.NewReader(source))
-	var block ast.Node
-	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
-		if n.Kind() == ast.KindParagraph {
-			block = n
-			break
-		}
-	}
+	block := firstParagraph(doc)
 	if block == nil {
 		block = doc.FirstChild()
 	}
 	if block == nil {
 		return ""
 	}
+	return blockText(block, source)
+}
+
+// firstParagraphText is the text of the first top-level paragraph of
+// source as p parses it, if it has one.
+func firstParagraphText(p parser.Parser, source string) (string, bool) {
+	src := []byte(source)
+	block := firstParagraph(p.Parse(text.NewReader(src)))
+	if block == nil {
+		return "", false
+	}
+	return blockText(block, src), true
+}
+
+// firstParagraph returns doc's first top-level paragraph, or nil.
+func firstParagraph(doc ast.Node) ast.Node {
+	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
+		if n.Kind() == ast.KindParagraph {
+			return n
+		}
+	}
+	return nil
+}
+
+// blockText is the plain text of block, white space collapsed.
+func blockText(block ast.Node, source []byte) string {
 	var b strings.Builder
 	plainText(&b, block, source)
 	return strings.Join(strings.FieldsFunc(b.String(), unicode.IsSpace), " ")

@@ -1,7 +1,10 @@
 package build
 
 import (
+	"strings"
 	"testing"
+
+	"pgregory.net/rapid"
 
 	"github.com/skillcat/skillcat/synth"
 )
@@ -22,6 +25,44 @@ func TestFirstTextNeedsNoPageTransformer(t *testing.T) {
 	for _, d := range docs {
 		if got, want := firstText(d), firstTextOf(markdown.Parser(), d); got != want {
 			t.Errorf("firstText(%q) = %q, want %q", d, got, want)
+		}
+	}
+}
+
+// markdownBlocks are pieces of Markdown whose order and spacing decide
+// which block is a description's first paragraph, and what it says.
+var markdownBlocks = []string{
+	"# Heading *one*", "Setext\n===", "para one\nline *two* [link](http://x.example) `code` <b>x</b> &amp;",
+	"- item\n- item two", "1. one\n\n2. two", "> quote\nlazy line", "```\ncode\n\nmore\n```", "```json\n{\"a\": 1}\n```",
+	"    indented code\n\n    more", "<!-- comment\n\nstill -->", "<div>\nhtml\n</div>", "<pre>\n\npre\n</pre>",
+	"| a | b |\n|---|---|\n| 1 | 2 |", "***", "para\n---", "[x]: https://example.com/ref", "see [x] and [x][] here",
+	"- [ ] task\n- [x] done", "~~strike~~ www.example.com\\\nhard", "tail *open", "  \t ", "```\nunclosed fence",
+}
+
+// TestFirstTextOfPrefix checks that firstText, which parses a
+// description's first paragraph on its own when it can, finds the text a
+// parse of the whole description does.
+func TestFirstTextOfPrefix(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.IntRange(1, 7).Draw(t, "blocks")
+		var b strings.Builder
+		for i := 0; i < n; i++ {
+			b.WriteString(rapid.SampledFrom(markdownBlocks).Draw(t, "block"))
+			b.WriteString(rapid.SampledFrom([]string{"\n", "\n\n", "\n   \n", "\r\n\r\n", "\n\n\n", "\n\t\n"}).Draw(t, "sep"))
+		}
+		d := b.String()
+		if got, want := firstText(d), firstTextOf(textParser, d); got != want {
+			t.Fatalf("firstText(%q) = %q, want %q", d, got, want)
+		}
+	})
+	for i := 0; i < 200; i++ {
+		_, data := synth.Source(i, 1)
+		d := string(data)
+		if _, body, ok := strings.Cut(d, "\n---\n"); ok && strings.HasPrefix(d, "---") {
+			d = body
+		}
+		if got, want := firstText(d), firstTextOf(textParser, d); got != want {
+			t.Fatalf("firstText(%q) = %q, want %q", d, got, want)
 		}
 	}
 }
