@@ -48,12 +48,25 @@ type Imported struct {
 // Warn records a warning about the piece of the imported document at
 // pointer (a JSON Pointer into it, "" for the whole document).
 func (im *Imported) Warn(file string, line, col int, pointer, reason string) {
+	im.Warnings = append(im.Warnings, importViolation(file, line, col, pointer, reason, SeverityWarning))
+}
+
+// ImportError is the error of an importer that cannot import the piece of
+// the document at pointer (a JSON Pointer into it, "" for the whole
+// document); a line without a column reads as its column 1.
+func ImportError(file string, line, col int, pointer, reason string) Violation {
+	if line > 0 && col == 0 {
+		col = 1
+	}
+	return importViolation(file, line, col, pointer, reason, SeverityError)
+}
+
+func importViolation(file string, line, col int, pointer, reason string, sev Severity) Violation {
 	field := FileField
 	if pointer != "" {
 		field = PointerField(pointer)
 	}
-	im.Warnings = append(im.Warnings, Violation{File: file, Line: line, Column: col, Pointer: pointer,
-		Field: field, Reason: reason, Severity: SeverityWarning})
+	return Violation{File: file, Line: line, Column: col, Pointer: pointer, Field: field, Reason: reason, Severity: sev}
 }
 
 // Slug turns text into lowercase ASCII words joined by "-", at most max

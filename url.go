@@ -1,6 +1,9 @@
 package skillcat
 
-import "strings"
+import (
+	"net/url"
+	"strings"
+)
 
 // MaxURLLength is the longest URL a descriptor member may hold.
 const MaxURLLength = 2048
@@ -40,4 +43,35 @@ func IsHTTPURL(s string) bool {
 		}
 	}
 	return true
+}
+
+// ImportedURL returns u, white space trimmed, when it parses as a URL and
+// IsHTTPURL accepts it, or "": how an importer takes a URL from a foreign
+// document, which leaves out one a descriptor could not hold.
+func ImportedURL(u string) string {
+	u = strings.TrimSpace(u)
+	if _, err := url.Parse(u); err != nil || !IsHTTPURL(u) {
+		return ""
+	}
+	return u
+}
+
+// EscapeURL percent-encodes, byte by byte, what a descriptor's URL may
+// not hold: bytes outside printable ASCII, braces, and the characters
+// RFC 3986 leaves out of URIs (" < > \ ^ ` |). Everything else is kept,
+// "%" included.
+func EscapeURL(s string) string {
+	var b strings.Builder
+	const hex = "0123456789ABCDEF"
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c <= ' ' || c > '~' || strings.IndexByte("{}\"<>\\^`|", c) >= 0 {
+			b.WriteByte('%')
+			b.WriteByte(hex[c>>4])
+			b.WriteByte(hex[c&15])
+			continue
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
 }

@@ -47,3 +47,34 @@ func TestIsHTTPURLIsTheSchemaRule(t *testing.T) {
 		}
 	})
 }
+
+// TestEscapeURL checks that whatever EscapeURL writes after an http(s)
+// host is a URL IsHTTPURL accepts, and that it keeps what was allowed.
+func TestEscapeURL(t *testing.T) {
+	if got, want := skillcat.EscapeURL(`/pets/{id} "ä"|x%20`), `/pets/%7Bid%7D%20%22%C3%A4%22%7Cx%20`; got != want {
+		t.Errorf("EscapeURL = %s; want %s", got, want)
+	}
+	rapid.Check(t, func(t *rapid.T) {
+		p := rapid.String().Draw(t, "path")
+		if u := "https://api.example.com/" + skillcat.EscapeURL(p); len(u) <= skillcat.MaxURLLength && !skillcat.IsHTTPURL(u) {
+			t.Fatalf("IsHTTPURL(%q) = false", u)
+		}
+	})
+}
+
+// TestImportedURL checks that an importer keeps an http(s) URL, trimmed,
+// and drops anything a descriptor could not hold.
+func TestImportedURL(t *testing.T) {
+	for in, want := range map[string]string{
+		" https://example.com/docs \n": "https://example.com/docs",
+		"http://localhost:8080/":       "http://localhost:8080/",
+		"ftp://example.com/":           "",
+		"/relative":                    "",
+		"https://exa mple.com/":        "",
+		"https://example.com/%zz":      "",
+	} {
+		if got := skillcat.ImportedURL(in); got != want {
+			t.Errorf("ImportedURL(%q) = %q; want %q", in, got, want)
+		}
+	}
+}

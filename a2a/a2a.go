@@ -97,7 +97,7 @@ func (c *card) skills() (*skillcat.Imported, error) {
 		c.warn(root, "/version", fmt.Sprintf("version %q is not SemVer; written as %q", ver, version))
 	}
 	prov := c.provider(name)
-	docURL := absURL(text(root, "documentationUrl"))
+	docURL := skillcat.ImportedURL(text(root, "documentationUrl"))
 	cardAuth, cardRequired := c.auth(root.Get("securityRequirements"), root.Get("security"), "")
 	list := root.Get("skills")
 	if list.Kind != skillcat.Array || len(list.Items) == 0 {
@@ -229,7 +229,7 @@ func (c *card) endpoint() (string, error) {
 			base = placeholderServer
 		}
 		u := strings.TrimRight(base, "/") + templatePath(all[0].url)
-		if u = absURL(u); u != "" {
+		if u = skillcat.ImportedURL(u); u != "" {
 			if c.opts.Server == "" {
 				c.warn(all[0].n, all[0].at, fmt.Sprintf("%s; endpoints use %s as a placeholder: edit them, or import again with --server URL", why, placeholderServer))
 			}
@@ -315,7 +315,7 @@ func (c *card) resolve(raw string) (string, string) {
 	if u.Scheme != "https" && u.Scheme != "http" {
 		return "", "is not an http(s) URL"
 	}
-	s := absURL(u.String())
+	s := skillcat.ImportedURL(u.String())
 	if s == "" {
 		return "", "is not a URL a descriptor can hold"
 	}
@@ -331,7 +331,7 @@ func (c *card) provider(agent string) skillcat.Provider {
 		prov.Name = skillcat.Label(agent, 120)
 	}
 	if u := text(p, "url"); u != "" {
-		if prov.URL = absURL(u); prov.URL == "" {
+		if prov.URL = skillcat.ImportedURL(u); prov.URL == "" {
 			c.warn(p, "/provider/url", fmt.Sprintf("provider url %q dropped: not an absolute http(s) URL", u))
 		}
 	}
@@ -501,13 +501,13 @@ func (c *card) scheme(name string) (skillcat.Auth, bool) {
 		flows := body.Get("flows")
 		for _, f := range []string{"authorizationCode", "clientCredentials", "deviceCode", "password"} {
 			flow := flows.Get(f)
-			token := absURL(text(flow, "tokenUrl"))
+			token := skillcat.ImportedURL(text(flow, "tokenUrl"))
 			if flow == nil || token == "" {
 				continue
 			}
 			a := skillcat.Auth{Type: skillcat.AuthOAuth2, TokenURL: token}
 			if f == "authorizationCode" {
-				a.AuthorizationURL = absURL(text(flow, "authorizationUrl"))
+				a.AuthorizationURL = skillcat.ImportedURL(text(flow, "authorizationUrl"))
 			}
 			if sc := flow.Get("scopes"); sc != nil && sc.Kind == skillcat.Object && len(sc.Members) > 0 {
 				a.Scopes = map[string]string{}
@@ -572,23 +572,6 @@ func validate(d *skillcat.SkillDescriptor) (*skillcat.SkillDescriptor, skillcat.
 	return skillcat.ParseDescriptor(d.ID+".json", data)
 }
 
-// absURL returns u when it is an absolute http(s) URL a descriptor can
-// hold, or "".
-func absURL(u string) string {
-	u = strings.TrimSpace(u)
-	if _, err := url.Parse(u); err != nil || !skillcat.IsHTTPURL(u) {
-		return ""
-	}
-	return u
-}
-
 func violation(file string, line, col int, pointer, reason string) skillcat.Violations {
-	if line > 0 && col == 0 {
-		col = 1
-	}
-	field := skillcat.FileField
-	if pointer != "" {
-		field = skillcat.PointerField(pointer)
-	}
-	return skillcat.Violations{{File: file, Line: line, Column: col, Pointer: pointer, Field: field, Reason: reason, Severity: skillcat.SeverityError}}
+	return skillcat.Violations{skillcat.ImportError(file, line, col, pointer, reason)}
 }

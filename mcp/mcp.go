@@ -219,11 +219,11 @@ func (r *reader) server(s *skillcat.Node, at string) skillcat.Violations {
 	if d.Provider.Name == "" {
 		d.Provider.Name = d.Name
 	}
-	website := absURL(text(s, "websiteUrl"))
+	website := skillcat.ImportedURL(text(s, "websiteUrl"))
 	if website == "" {
-		website = absURL(text(s, "website_url"))
+		website = skillcat.ImportedURL(text(s, "website_url"))
 	}
-	repo := absURL(text(s.Get("repository"), "url"))
+	repo := skillcat.ImportedURL(text(s.Get("repository"), "url"))
 	if website != "" {
 		d.Provider.URL = website
 	} else if repo != "" {
@@ -330,7 +330,7 @@ func (r *reader) resolve(raw string) (string, string) {
 	if rest, ok := strings.CutPrefix(raw, "https://"); ok && strings.ContainsAny(strings.SplitN(rest, "/", 2)[0], "{}") {
 		return "", "has template variables in its host without defaults; give them defaults or import with --server"
 	}
-	u, err := url.Parse(encodeURL(raw))
+	u, err := url.Parse(skillcat.EscapeURL(raw))
 	if err != nil {
 		return "", "is not a URL"
 	}
@@ -351,8 +351,8 @@ func (r *reader) resolve(raw string) (string, string) {
 	if u.Scheme != "https" && u.Scheme != "http" {
 		return "", "is not an absolute http(s) URL"
 	}
-	s := encodeURL(u.String())
-	if absURL(s) == "" {
+	s := skillcat.EscapeURL(u.String())
+	if skillcat.ImportedURL(s) == "" {
 		return "", "has a host a descriptor cannot hold"
 	}
 	return s, ""
@@ -489,46 +489,12 @@ func validate(d *skillcat.SkillDescriptor) (*skillcat.SkillDescriptor, skillcat.
 	return skillcat.ParseDescriptor(d.ID+".json", data)
 }
 
-// encodeURL percent-encodes what a descriptor's URL may not hold: bytes
-// outside printable ASCII and braces.
-func encodeURL(s string) string {
-	var b strings.Builder
-	const hex = "0123456789ABCDEF"
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c <= ' ' || c > '~' || c == '{' || c == '}' || c == '"' || c == '<' || c == '>' || c == '\\' || c == '^' || c == '`' || c == '|' {
-			b.WriteByte('%')
-			b.WriteByte(hex[c>>4])
-			b.WriteByte(hex[c&15])
-			continue
-		}
-		b.WriteByte(c)
-	}
-	return b.String()
-}
-
-// absURL returns u when it is an absolute http(s) URL with a host, or "".
-func absURL(u string) string {
-	u = strings.TrimSpace(u)
-	if _, err := url.Parse(u); err != nil || !skillcat.IsHTTPURL(u) {
-		return ""
-	}
-	return u
-}
-
 func violation(file string, line, col int, reason string) skillcat.Violations {
 	return violationAt(file, line, col, "", reason)
 }
 
 func violationAt(file string, line, col int, pointer, reason string) skillcat.Violations {
-	if line > 0 && col == 0 {
-		col = 1
-	}
-	field := skillcat.FileField
-	if pointer != "" {
-		field = skillcat.PointerField(pointer)
-	}
-	return skillcat.Violations{{File: file, Line: line, Column: col, Pointer: pointer, Field: field, Reason: reason, Severity: skillcat.SeverityError}}
+	return skillcat.Violations{skillcat.ImportError(file, line, col, pointer, reason)}
 }
 
 // providerName names who publishes a server from its namespace: the

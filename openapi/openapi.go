@@ -188,22 +188,10 @@ func expandServer(s *openapi3.Server) string {
 // outside printable ASCII, and braces, so that /pets/{id} is written
 // /pets/%7Bid%7D. lead adds a leading slash when p has none.
 func escapePath(p string, lead bool) string {
-	var b strings.Builder
 	if lead && p != "" && !strings.HasPrefix(p, "/") {
-		b.WriteByte('/')
+		p = "/" + p
 	}
-	const hex = "0123456789ABCDEF"
-	for i := 0; i < len(p); i++ {
-		c := p[i]
-		if c <= ' ' || c > '~' || c == '{' || c == '}' || c == '"' || c == '<' || c == '>' || c == '\\' || c == '^' || c == '`' || c == '|' {
-			b.WriteByte('%')
-			b.WriteByte(hex[c>>4])
-			b.WriteByte(hex[c&15])
-			continue
-		}
-		b.WriteByte(c)
-	}
-	return b.String()
+	return skillcat.EscapeURL(p)
 }
 
 // prefixOf derives the id prefix: the name the server's host is
