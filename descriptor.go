@@ -229,8 +229,9 @@ func DecodeDescriptorContext(ctx context.Context, src *Source, root *Node) (*Ski
 		return nil, Violations{v}
 	}
 	vs = append(vs, duplicateMembers(src, root, nil)...)
-	vs = append(vs, validateSchema(descriptorSchema(), src, root)...)
-	vs = append(vs, checkSkillSchemas(ctx, src, root)...)
+	val := root.Value() // converted once, for the descriptor schema and the skill's own
+	vs = append(vs, validateValue(descriptorSchema(), src, root, val)...)
+	vs = append(vs, checkSkillSchemas(ctx, src, root, val)...)
 	vs = append(vs, lintDescriptor(src, root)...)
 	vs.Sort()
 	if vs.HasErrors() {

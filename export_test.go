@@ -11,7 +11,7 @@ var MetaKeywordValid = metaKeywordValid
 // CompileSkillSchemaNode compiles the schema at path of root as a build
 // does (the fast path first), without the cache.
 func CompileSkillSchemaNode(src *Source, root *Node, path Path, member string) (*SkillSchema, Violations) {
-	return compileNode(src, root, root.At(path), path, member)
+	return compileNode(src, root, root.At(path), path, member, root.At(path).Value())
 }
 
 // CompileSkillSchemaChecked compiles the schema at path of root the

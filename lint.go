@@ -286,15 +286,18 @@ func schemaKeywords(src *Source, n *Node, path Path) Violations {
 	var vs Violations
 	sub := func(v *Node, p Path) { vs = append(vs, schemaKeywords(src, v, p)...) }
 	for _, m := range n.Members {
-		p := path.Member(m.Name)
+		// The path is made only where it is used: most members are neither
+		// subschemas nor unknown.
 		switch {
 		case isKnown(m.Name, schemaValued):
-			sub(m.Value, p)
+			sub(m.Value, path.Member(m.Name))
 		case isKnown(m.Name, schemaArrays):
+			p := path.Member(m.Name)
 			for i, it := range m.Value.Items {
 				sub(it, p.Item(i))
 			}
 		case isKnown(m.Name, schemaMaps) || m.Name == "definitions":
+			p := path.Member(m.Name)
 			for _, mm := range m.Value.Members {
 				sub(mm.Value, p.Member(mm.Name))
 			}
@@ -316,7 +319,7 @@ func schemaKeywords(src *Source, n *Node, path Path) Violations {
 		} else {
 			reason += "; if it is an annotation of your own, name it " + quoteString("x-"+m.Name)
 		}
-		vs = append(vs, src.violation(m.Key, p, reason))
+		vs = append(vs, src.violation(m.Key, path.Member(m.Name), reason))
 	}
 	return vs
 }

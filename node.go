@@ -3,6 +3,7 @@ package skillcat
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"unicode/utf8"
 )
@@ -285,6 +286,22 @@ func ParseJSON(data []byte) (*Node, error) {
 type parser struct {
 	data []byte
 	i    int
+	// Nodes are allocated in blocks, and the members and items of the
+	// objects and arrays being read are stacked until each closes and gets
+	// a slice of its own exact size: a descriptor's tree costs a few
+	// allocations a block instead of several a value.
+	block   []Node
+	members []Member
+	items   []*Node
+}
+
+// node returns a pointer to a copy of n, allocated in the current block.
+func (p *parser) node(n Node) *Node {
+	if len(p.block) == cap(p.block) {
+		p.block = make([]Node, 0, 32)
+	}
+	p.block = append(p.block, n)
+	return &p.block[len(p.block)-1]
 }
 
 func (p *parser) errorf(format string, args ...any) error {
@@ -329,7 +346,7 @@ func (p *parser) value(depth int) (*Node, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &Node{Kind: String, Text: s, Offset: start}, nil
+		return p.node(Node{Kind: String, Text: s, Offset: start}), nil
 	case c == '-' || (c >= '0' && c <= '9'):
 		return p.number()
 	default:
@@ -343,7 +360,7 @@ func (p *parser) value(depth int) (*Node, error) {
 				if lit.kind == Null {
 					text = ""
 				}
-				return &Node{Kind: lit.kind, Text: text, Offset: start}, nil
+				return p.node(Node{Kind: lit.kind, Text: text, Offset: start}), nil
 			}
 		}
 		return nil, p.errorf("unexpected %s, expected a value", p.describe())
@@ -354,13 +371,14 @@ func (p *parser) object(depth int) (*Node, error) {
 	if depth >= MaxDepth {
 		return nil, p.errorf("nested more than %d levels deep", MaxDepth)
 	}
-	n := &Node{Kind: Object, Offset: p.i}
+	n := p.node(Node{Kind: Object, Offset: p.i})
 	p.i++ // {
 	p.space()
 	if p.i < len(p.data) && p.data[p.i] == '}' {
 		p.i++
 		return n, nil
 	}
+	base := len(p.members)
 	for {
 		if p.i >= len(p.data) || p.data[p.i] != '"' {
 			return nil, p.errorf("unexpected %s, expected a member name in double quotes", p.describe())
@@ -380,7 +398,7 @@ func (p *parser) object(depth int) (*Node, error) {
 		if err != nil {
 			return nil, err
 		}
-		n.Members = append(n.Members, Member{Name: name, Key: &Node{Kind: String, Text: name, Offset: keyOff}, Value: v})
+		p.members = append(p.members, Member{Name: name, Key: p.node(Node{Kind: String, Text: name, Offset: keyOff}), Value: v})
 		p.space()
 		if p.i < len(p.data) && p.data[p.i] == ',' {
 			p.i++
@@ -389,6 +407,8 @@ func (p *parser) object(depth int) (*Node, error) {
 		}
 		if p.i < len(p.data) && p.data[p.i] == '}' {
 			p.i++
+			n.Members = slices.Clone(p.members[base:])
+			p.members = p.members[:base]
 			return n, nil
 		}
 		return nil, p.errorf("unexpected %s, expected ',' or '}' after object member", p.describe())
@@ -399,19 +419,20 @@ func (p *parser) array(depth int) (*Node, error) {
 	if depth >= MaxDepth {
 		return nil, p.errorf("nested more than %d levels deep", MaxDepth)
 	}
-	n := &Node{Kind: Array, Offset: p.i}
+	n := p.node(Node{Kind: Array, Offset: p.i})
 	p.i++ // [
 	p.space()
 	if p.i < len(p.data) && p.data[p.i] == ']' {
 		p.i++
 		return n, nil
 	}
+	base := len(p.items)
 	for {
 		v, err := p.value(depth + 1)
 		if err != nil {
 			return nil, err
 		}
-		n.Items = append(n.Items, v)
+		p.items = append(p.items, v)
 		p.space()
 		if p.i < len(p.data) && p.data[p.i] == ',' {
 			p.i++
@@ -420,6 +441,8 @@ func (p *parser) array(depth int) (*Node, error) {
 		}
 		if p.i < len(p.data) && p.data[p.i] == ']' {
 			p.i++
+			n.Items = slices.Clone(p.items[base:])
+			p.items = p.items[:base]
 			return n, nil
 		}
 		return nil, p.errorf("unexpected %s, expected ',' or ']' after array element", p.describe())
@@ -467,7 +490,7 @@ func (p *parser) number() (*Node, error) {
 	if err := CheckNumber(text); err != nil {
 		return nil, &SyntaxError{Offset: start, Msg: err.Error(), Limit: true}
 	}
-	return &Node{Kind: Number, Text: text, Offset: start}, nil
+	return p.node(Node{Kind: Number, Text: text, Offset: start}), nil
 }
 
 // str parses a JSON string at the cursor and returns its value.

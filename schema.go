@@ -102,7 +102,12 @@ func (noLoader) Load(url string) (any, error) {
 // validateSchema validates root against sch and translates every failure
 // into a Violation.
 func validateSchema(sch *jsonschema.Schema, src *Source, root *Node) Violations {
-	return translate(sch.Validate(root.Value()), src, root, nil, schemaDoc)
+	return validateValue(sch, src, root, root.Value())
+}
+
+// validateValue is validateSchema given root.Value() already.
+func validateValue(sch *jsonschema.Schema, src *Source, root *Node, v any) Violations {
+	return translate(sch.Validate(v), src, root, nil, schemaDoc)
 }
 
 // translate turns a jsonschema validation error into violations at the

@@ -38,7 +38,7 @@ func CompileSkillSchema(member string, raw json.RawMessage) (*SkillSchema, error
 		return nil, fmt.Errorf("%s: %w", member, err)
 	}
 	src := &Source{Name: member, Data: raw}
-	s, vs := compileSkillSchema(src, n, nil, member)
+	s, vs := compileSkillSchema(src, n, nil, member, n.Value())
 	if vs.HasErrors() {
 		return nil, vs
 	}
@@ -58,12 +58,12 @@ func (s *SkillSchema) Validate(name string, raw json.RawMessage, prefix ...strin
 	for i := len(prefix) - 1; i >= 0; i-- {
 		docRoot = &Node{Kind: Object, Offset: root.Offset, Members: []Member{{Name: prefix[i], Key: root, Value: docRoot}}}
 	}
-	return s.validateNode(newBudget(context.Background()), src, docRoot, root, Members(prefix...))
+	return s.validateNode(newBudget(context.Background()), src, docRoot, root, root.Value(), Members(prefix...))
 }
 
-// validateNode checks instance, found at prefix of docRoot, within budget b.
-func (s *SkillSchema) validateNode(b *budget, src *Source, docRoot, instance *Node, prefix Path) Violations {
-	v := instance.Value()
+// validateNode checks instance, found at prefix of docRoot, within budget
+// b; v is instance.Value().
+func (s *SkillSchema) validateNode(b *budget, src *Source, docRoot, instance *Node, v any, prefix Path) Violations {
 	if err := b.charge(s.sch, v); err != nil {
 		reason := "was not checked: checking was interrupted"
 		if errors.Is(err, errBudgetSpent) {
@@ -94,32 +94,33 @@ var schemaCache = struct {
 const maxCachedSchemas = 256
 
 // compileSkillSchema compiles the schema node n found at path of src.
-func compileSkillSchema(src *Source, root *Node, path Path, member string) (*SkillSchema, Violations) {
+// doc is the node's Value().
+func compileSkillSchema(src *Source, root *Node, path Path, member string, doc any) (*SkillSchema, Violations) {
 	n := root.At(path)
 	if c := countValues(n, MaxSchemaValues); c > MaxSchemaValues {
 		return nil, Violations{src.violation(n, path, fmt.Sprintf("is too large to check: a skill's schema may hold at most %d JSON values", MaxSchemaValues))}
 	}
-	key := member + "\x00" + string(n.AppendJSON(nil))
+	key := n.AppendJSON(append([]byte(member), 0))
 	schemaCache.Lock()
-	cached := schemaCache.m[key]
+	cached := schemaCache.m[string(key)]
 	schemaCache.Unlock()
 	if cached != nil {
 		return cached, nil
 	}
-	s, vs := compileNode(src, root, n, path, member)
+	s, vs := compileNode(src, root, n, path, member, doc)
 	if s != nil {
 		schemaCache.Lock()
 		if len(schemaCache.m) >= maxCachedSchemas {
 			clear(schemaCache.m)
 		}
-		schemaCache.m[key] = s
+		schemaCache.m[string(key)] = s
 		schemaCache.Unlock()
 	}
 	return s, vs
 }
 
-func compileNode(src *Source, root, n *Node, path Path, member string) (*SkillSchema, Violations) {
-	if doc := n.Value(); metaValid(doc) {
+func compileNode(src *Source, root, n *Node, path Path, member string, doc any) (*SkillSchema, Violations) {
+	if metaValid(doc) {
 		if s := compileTrusted(doc, member); s != nil {
 			return s, nil
 		}
@@ -247,35 +248,42 @@ func countValues(n *Node, limit int) int {
 // checkSkillSchemas compiles the descriptor's inputs and output schemas and
 // validates each example against them. Members that the descriptor schema
 // already rejected are left alone.
-func checkSkillSchemas(ctx context.Context, src *Source, root *Node) Violations {
+// val is root.Value().
+func checkSkillSchemas(ctx context.Context, src *Source, root *Node, val any) Violations {
 	var vs Violations
+	m, _ := val.(map[string]any)
 	b := newBudget(ctx)
 	var inputs, output *SkillSchema
 	// An inputs whose type the descriptor schema rejected ("array") is not
 	// compiled: its examples would only repeat that one mistake.
 	if n := root.Get("inputs"); n != nil && n.Kind == Object && objectTyped(n) {
 		var v Violations
-		inputs, v = compileSkillSchema(src, root, Members("inputs"), "inputs")
+		inputs, v = compileSkillSchema(src, root, Members("inputs"), "inputs", m["inputs"])
 		vs = append(vs, v...)
 	}
 	if n := root.Get("output"); n != nil && (n.Kind == Object || n.Kind == Bool) {
 		var v Violations
-		output, v = compileSkillSchema(src, root, Members("output"), "output")
+		output, v = compileSkillSchema(src, root, Members("output"), "output", m["output"])
 		vs = append(vs, v...)
 	}
 	examples := root.Get("examples")
 	if examples == nil || examples.Kind != Array {
 		return vs
 	}
+	exVals, _ := m["examples"].([]any)
 	for i, ex := range examples.Items {
 		if ex.Kind != Object {
 			continue
 		}
+		var exVal map[string]any
+		if i < len(exVals) {
+			exVal, _ = exVals[i].(map[string]any)
+		}
 		if in := ex.Get("inputs"); in != nil && in.Kind == Object && inputs != nil {
-			vs = append(vs, inputs.validateNode(b, src, root, in, Members("examples").Item(i).Member("inputs"))...)
+			vs = append(vs, inputs.validateNode(b, src, root, in, exVal["inputs"], Members("examples").Item(i).Member("inputs"))...)
 		}
 		if out := ex.Get("output"); out != nil && output != nil {
-			vs = append(vs, output.validateNode(b, src, root, out, Members("examples").Item(i).Member("output"))...)
+			vs = append(vs, output.validateNode(b, src, root, out, exVal["output"], Members("examples").Item(i).Member("output"))...)
 		}
 	}
 	return vs

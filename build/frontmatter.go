@@ -150,6 +150,16 @@ type converter struct {
 	errPath         skillcat.Path
 	src             *skillcat.Source
 	problems        skillcat.Violations // conversion problems that do not stop it
+	block           []skillcat.Node     // nodes are allocated 32 at a time
+}
+
+// newNode returns a pointer to a copy of n, allocated in the current block.
+func (c *converter) newNode(n skillcat.Node) *skillcat.Node {
+	if len(c.block) == cap(c.block) {
+		c.block = make([]skillcat.Node, 0, 32)
+	}
+	c.block = append(c.block, n)
+	return &c.block[len(c.block)-1]
 }
 
 func (c *converter) fail(n *yaml.Node, format string, args ...any) error {
@@ -195,7 +205,7 @@ func (c *converter) node(n *yaml.Node, depth int) (*skillcat.Node, error) {
 	if depth > skillcat.MaxDepth {
 		return nil, c.fail(n, "front matter is nested more than %d levels deep", skillcat.MaxDepth)
 	}
-	out := &skillcat.Node{Line: n.Line + c.lineOffset, Column: n.Column}
+	out := c.newNode(skillcat.Node{Line: n.Line + c.lineOffset, Column: n.Column})
 	switch n.Kind {
 	case yaml.AliasNode:
 		v, err := c.node(n.Alias, depth+1)
@@ -213,6 +223,9 @@ func (c *converter) node(n *yaml.Node, depth int) (*skillcat.Node, error) {
 		return c.node(n.Content[0], depth)
 	case yaml.MappingNode:
 		out.Kind = skillcat.Object
+		if len(n.Content) >= 2 {
+			out.Members = make([]skillcat.Member, 0, len(n.Content)/2)
+		}
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k, v := n.Content[i], n.Content[i+1]
 			if k.Kind != yaml.ScalarNode {
@@ -227,11 +240,14 @@ func (c *converter) node(n *yaml.Node, depth int) (*skillcat.Node, error) {
 			if err != nil {
 				return nil, err
 			}
-			key := &skillcat.Node{Kind: skillcat.String, Text: k.Value, Line: k.Line + c.lineOffset, Column: k.Column}
+			key := c.newNode(skillcat.Node{Kind: skillcat.String, Text: k.Value, Line: k.Line + c.lineOffset, Column: k.Column})
 			out.Members = append(out.Members, skillcat.Member{Name: k.Value, Key: key, Value: val})
 		}
 	case yaml.SequenceNode:
 		out.Kind = skillcat.Array
+		if len(n.Content) > 0 {
+			out.Items = make([]*skillcat.Node, 0, len(n.Content))
+		}
 		for i, it := range n.Content {
 			c.push(skillcat.Step{Index: i, IsIndex: true})
 			v, err := c.node(it, depth+1)
