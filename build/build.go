@@ -299,6 +299,7 @@ func build(ctx context.Context, cfg Config, cache *store.CacheTx) (*Result, erro
 		return res, err
 	}
 	defer cat.close()
+	cat.cache = cache
 	mark := time.Now()
 	o, err := newOutput(cfg, prev)
 	if err != nil {
@@ -460,6 +461,9 @@ type catalog struct {
 	sources []SourceFile
 	// searchTime is how long render spent on the search index.
 	searchTime time.Duration
+	// cache is the rebuild cache, or nil: render takes from it what it
+	// keeps of each skill (its search tokens).
+	cache *store.CacheTx
 }
 
 func (c *catalog) close() {

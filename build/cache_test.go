@@ -303,6 +303,32 @@ func TestCacheDamaged(t *testing.T) {
 	}
 }
 
+// TestCacheTamperedSearchTokens changes the search tokens the cache keeps
+// of every skill in a way SQLite cannot see (a valid row, a token more):
+// their checksums must catch it, and the build run cold.
+func TestCacheTamperedSearchTokens(t *testing.T) {
+	t.Parallel()
+	f := newCacheFixture(t, 8)
+	f.build(t)
+	db, err := sql.Open("sqlite", f.cache)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := db.Exec(`UPDATE parts SET data = '3forged' || char(10) || data WHERE kind = 'search-tokens'`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		t.Fatal("the cache holds no search tokens")
+	}
+	db.Close()
+	os.RemoveAll(f.out) // not up to date: the search index is made again
+	if res := f.build(t); !strings.Contains(res.Notice, "damaged") {
+		t.Errorf("notice: got %q, want one saying the cache was damaged", res.Notice)
+	}
+	f.checkCold(t)
+}
+
 func TestCacheForeign(t *testing.T) {
 	for _, tc := range []struct {
 		name string

@@ -87,7 +87,11 @@ func render(ctx context.Context, cfg Config, cat *catalog, listed []store.Row, o
 		return err
 	}
 	docs := items(listed)
-	if err := writeSearchIndex(ctx, r, cat, docs, workerCount(cfg.Workers), add); err != nil {
+	digests := make(map[string]string, len(listed))
+	for _, s := range listed {
+		digests[s.ID] = s.Digest
+	}
+	if err := writeSearchIndex(ctx, r, cat, docs, digests, workerCount(cfg.Workers), add); err != nil {
 		return fmt.Errorf("search index: %w", err)
 	}
 	if werr == nil {

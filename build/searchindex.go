@@ -90,9 +90,9 @@ type posting uint32
 // writeSearchIndex builds the sharded search index of the listed skills (in
 // listing order) and hands each file to add. Descriptions are streamed out
 // of the index in parallel; nothing of a private skill is read.
-func writeSearchIndex(ctx context.Context, r routes, cat *catalog, docs []listItem, workers int, add func(path string, data []byte)) error {
+func writeSearchIndex(ctx context.Context, r routes, cat *catalog, docs []listItem, digests map[string]string, workers int, add func(path string, data []byte)) error {
 	defer func(start time.Time) { cat.searchTime = time.Since(start) }(time.Now())
-	postings, err := collectPostings(ctx, cat, docs, workers)
+	postings, err := collectPostings(ctx, cat, docs, digests, workers)
 	if err != nil {
 		return err
 	}
@@ -146,12 +146,50 @@ func writeSearchIndex(ctx context.Context, r routes, cat *catalog, docs []listIt
 }
 
 // collectPostings tokenizes every listed skill's fields and description.
-// Workers tokenize; one goroutine merges, so the map needs no lock.
-func collectPostings(ctx context.Context, cat *catalog, docs []listItem, workers int) (map[string][]posting, error) {
-	number := make(map[string]int, len(docs))
-	for i, d := range docs {
-		number[d.ID] = i
+// A skill whose tokens the rebuild cache holds (by tokensKey) is not read
+// again; the others' descriptors are streamed out of the index (all of
+// them, when many are missing) or fetched one by one. Workers tokenize;
+// one goroutine merges, so the map needs no lock.
+func collectPostings(ctx context.Context, cat *catalog, docs []listItem, digests map[string]string, workers int) (map[string][]posting, error) {
+	postings := map[string][]posting{}
+	merge := func(doc int, toks map[string]uint8) {
+		for t, class := range toks {
+			ps, ok := postings[t]
+			if !ok {
+				t = strings.Clone(t) // not the description it was cut from
+			}
+			postings[t] = append(ps, posting(doc)<<2|posting(class))
+		}
 	}
+	var kept map[string]string
+	if cat.cache != nil {
+		var err error
+		if kept, err = cat.cache.Parts(ctx, searchPart); err != nil {
+			return nil, fmt.Errorf("%w: %v", errCache, err)
+		}
+	}
+	keys := make([]string, len(docs))
+	missing := make(map[string]int, len(docs)) // doc number by id
+	for i := range docs {
+		d := &docs[i]
+		keys[i] = tokensKey(d, digests[d.ID])
+		data, ok := kept[keys[i]]
+		if !ok {
+			missing[d.ID] = i
+			continue
+		}
+		toks, err := decodeTokens(data)
+		if err != nil {
+			return nil, fmt.Errorf("%w: search tokens of %q: %v", errCache, d.ID, err)
+		}
+		cat.cache.UsePart(searchPart, keys[i])
+		merge(i, toks)
+	}
+	kept = nil
+	if len(missing) == 0 {
+		return postings, nil
+	}
+
 	type job struct {
 		doc        int
 		descriptor []byte
@@ -185,22 +223,18 @@ func collectPostings(ctx context.Context, cat *catalog, docs []listItem, workers
 			}
 		}()
 	}
-	postings := map[string][]posting{}
 	merged := make(chan struct{})
 	go func() {
 		defer close(merged)
 		for r := range results {
-			for t, class := range r.toks {
-				ps, ok := postings[t]
-				if !ok {
-					t = strings.Clone(t) // not the description it was cut from
-				}
-				postings[t] = append(ps, posting(r.doc)<<2|posting(class))
+			merge(r.doc, r.toks)
+			if cat.cache != nil {
+				cat.cache.PutPart(searchPart, keys[r.doc], encodeTokens(r.toks))
 			}
 		}
 	}()
-	err := cat.db.EachDescriptor(ctx, func(id string, d []byte) error {
-		n, ok := number[id]
+	send := func(id string, d []byte) error {
+		n, ok := missing[id]
 		if !ok {
 			return nil
 		}
@@ -210,7 +244,21 @@ func collectPostings(ctx context.Context, cat *catalog, docs []listItem, workers
 		case <-ctx.Done():
 			return ctx.Err()
 		}
-	})
+	}
+	var err error
+	if len(missing) > len(docs)/8 {
+		err = cat.db.EachDescriptor(ctx, send)
+	} else {
+		for id := range missing {
+			var d []byte
+			if d, err = cat.db.Descriptor(ctx, id); err == nil {
+				err = send(id, d)
+			}
+			if err != nil {
+				break
+			}
+		}
+	}
 	close(jobs)
 	wg.Wait()
 	close(results)
@@ -222,6 +270,47 @@ func collectPostings(ctx context.Context, cat *catalog, docs []listItem, workers
 		return nil, err
 	}
 	return postings, nil
+}
+
+// searchPart is the kind of the rebuild cache's parts that hold a skill's
+// search tokens.
+const searchPart = "search-tokens"
+
+// tokensKey is what a skill's tokens are made from: its descriptor (by
+// digest) and the fields of its listing entry.
+func tokensKey(d *listItem, digest string) string {
+	h := sha256.New()
+	for _, f := range append([]string{digest, d.ID, d.Name, d.Summary, d.Provider}, d.Tags...) {
+		fmt.Fprintf(h, "%d:%s", len(f), f)
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// encodeTokens writes a skill's tokens for the rebuild cache, sorted, one
+// a line, each after its field class digit.
+func encodeTokens(toks map[string]uint8) string {
+	list := make([]string, 0, len(toks))
+	for t, class := range toks {
+		list = append(list, strconv.Itoa(int(class))+t)
+	}
+	slices.Sort(list)
+	return strings.Join(list, "\n")
+}
+
+// decodeTokens reads what encodeTokens wrote.
+func decodeTokens(data string) (map[string]uint8, error) {
+	toks := make(map[string]uint8, 128)
+	for line := range strings.SplitSeq(data, "\n") {
+		if line == "" {
+			continue
+		}
+		class := line[0] - '0'
+		if class > fieldTitle || len(line) == 1 {
+			return nil, fmt.Errorf("bad token line %q", line)
+		}
+		toks[line[1:]] = class
+	}
+	return toks, nil
 }
 
 // docTokens returns the tokens of one skill with the best field class each

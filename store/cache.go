@@ -79,13 +79,13 @@ const cacheAppID = 0x534b4331
 
 // cacheSchemaVersion is the user_version of the schema below; a cache of
 // another schema starts afresh.
-const cacheSchemaVersion = 3
+const cacheSchemaVersion = 4
 
 // cacheSchema is the cache's tables. A source's row is the index's row
 // (rowColumns) beside what the cache adds of its own; its tags are rows of
 // source_tags, as the index's are rows of skill_tags.
 var cacheSchema = `
-DROP TABLE IF EXISTS meta; DROP TABLE IF EXISTS sources; DROP TABLE IF EXISTS source_tags; DROP TABLE IF EXISTS outputs;
+DROP TABLE IF EXISTS meta; DROP TABLE IF EXISTS sources; DROP TABLE IF EXISTS source_tags; DROP TABLE IF EXISTS outputs; DROP TABLE IF EXISTS parts;
 CREATE TABLE meta (name TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
 CREATE TABLE sources (
 	path TEXT PRIMARY KEY, stat TEXT NOT NULL, hash TEXT NOT NULL, ` + rowDecls() + `,
@@ -93,6 +93,9 @@ CREATE TABLE sources (
 ) WITHOUT ROWID;
 CREATE TABLE source_tags (
 	path TEXT NOT NULL, position INTEGER NOT NULL, tag TEXT NOT NULL, PRIMARY KEY (path, position)
+) WITHOUT ROWID;
+CREATE TABLE parts (
+	kind TEXT NOT NULL, key TEXT NOT NULL, data TEXT NOT NULL, sum TEXT NOT NULL, PRIMARY KEY (kind, key)
 ) WITHOUT ROWID;
 CREATE TABLE outputs (
 	path TEXT PRIMARY KEY, key TEXT NOT NULL, hash TEXT NOT NULL, size INTEGER NOT NULL, stat TEXT NOT NULL
@@ -249,7 +252,7 @@ func openCache(ctx context.Context, path, version string) (*Cache, error) {
 	var have string
 	err = db.QueryRowContext(ctx, `SELECT value FROM meta WHERE name = 'version'`).Scan(&have)
 	if errors.Is(err, sql.ErrNoRows) || (err == nil && have != version) {
-		if _, err := db.ExecContext(ctx, `BEGIN IMMEDIATE; DELETE FROM sources; DELETE FROM source_tags; DELETE FROM outputs; DELETE FROM meta;
+		if _, err := db.ExecContext(ctx, `BEGIN IMMEDIATE; DELETE FROM sources; DELETE FROM source_tags; DELETE FROM outputs; DELETE FROM parts; DELETE FROM meta;
 			INSERT INTO meta (name, value) VALUES ('version', ?); COMMIT;`, version); err != nil {
 			db.ExecContext(ctx, "ROLLBACK")
 			return fail(err)
@@ -329,6 +332,17 @@ type CacheTx struct {
 	putTag    *sql.Stmt
 	rows      map[string]cachedRow // the cached sources not yet asked for (Source), once read
 	seenPaths []string             // sources seen since the last markSeen
+	usedParts []string             // "kind key" of every part this build used or made
+	newParts  []part               // parts made by this build, written at Commit
+	keepParts bool                 // keep every part (KeepSources)
+}
+
+// part is one piece of derived data the cache keeps for the next build.
+type part struct {
+	Kind string `json:"kind"`
+	Key  string `json:"key"`
+	Data string `json:"data"`
+	Sum  string `json:"sum"`
 }
 
 // corrupt wraps a read error with ErrCorrupt, unless the context ended.
@@ -434,6 +448,86 @@ func (t *CacheTx) markSeen(ctx context.Context) error {
 	}
 	t.seenPaths = t.seenPaths[:0]
 	return nil
+}
+
+// Parts returns the parts of one kind the previous build kept (PutPart),
+// by key: text another stage derived from a key alone, such as a skill's
+// search tokens from its descriptor. A part whose checksum does not match
+// its contents is an error wrapping ErrCorrupt. A part this build neither
+// uses (UsePart) nor makes is dropped at Commit.
+func (t *CacheTx) Parts(ctx context.Context, kind string) (map[string]string, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	q, err := t.tx.QueryContext(ctx, `SELECT key, data, sum FROM parts WHERE kind = ?`, kind)
+	if err != nil {
+		return nil, t.corrupt(ctx, "parts", err)
+	}
+	out := map[string]string{}
+	for q.Next() {
+		var key, data, sum string
+		if err := q.Scan(&key, &data, &sum); err != nil {
+			q.Close()
+			return nil, t.corrupt(ctx, "parts", err)
+		}
+		if sum != partSum(kind, key, data) {
+			q.Close()
+			return nil, t.corrupt(ctx, "part "+kind+" "+key, errors.New("checksum mismatch"))
+		}
+		out[key] = data
+	}
+	if err := closeRows(q); err != nil {
+		return nil, t.corrupt(ctx, "parts", err)
+	}
+	return out, nil
+}
+
+// UsePart keeps the part of kind at key for the next build.
+func (t *CacheTx) UsePart(kind, key string) {
+	t.mu.Lock()
+	t.usedParts = append(t.usedParts, kind+" "+key)
+	t.mu.Unlock()
+}
+
+// PutPart records a part for the next build; it is written at Commit.
+func (t *CacheTx) PutPart(kind, key, data string) {
+	t.mu.Lock()
+	t.usedParts = append(t.usedParts, kind+" "+key)
+	t.newParts = append(t.newParts, part{kind, key, data, partSum(kind, key, data)})
+	t.mu.Unlock()
+}
+
+// saveParts writes the parts made and drops those neither used nor made,
+// each in one statement.
+func (t *CacheTx) saveParts(ctx context.Context) error {
+	if len(t.newParts) > 0 {
+		list, err := json.Marshal(t.newParts)
+		if err != nil {
+			return err
+		}
+		if _, err := t.tx.ExecContext(ctx, `INSERT OR REPLACE INTO parts (kind, key, data, sum)
+			SELECT value ->> 'kind', value ->> 'key', value ->> 'data', value ->> 'sum' FROM json_each(?)`, string(list)); err != nil {
+			return err
+		}
+		t.newParts = nil
+	}
+	if t.keepParts {
+		return nil
+	}
+	used, err := json.Marshal(t.usedParts)
+	if err != nil {
+		return err
+	}
+	_, err = t.tx.ExecContext(ctx, `DELETE FROM parts WHERE kind || ' ' || key NOT IN (SELECT value FROM json_each(?))`, string(used))
+	return err
+}
+
+// partSum is the checksum a part is stored with.
+func partSum(kind, key, data string) string {
+	h := sha256.New()
+	for _, f := range []string{kind, key, data} {
+		io.WriteString(h, strconv.Itoa(len(f))+":"+f)
+	}
+	return hex.EncodeToString(h.Sum(nil))
 }
 
 // sum is the checksum of everything a source row holds, its tags included.
@@ -549,6 +643,7 @@ func (t *CacheTx) SetMeta(ctx context.Context, name, value string) error {
 func (t *CacheTx) KeepSources(ctx context.Context) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	t.keepParts = true
 	_, err := t.tx.ExecContext(ctx, `INSERT OR IGNORE INTO seen (path) SELECT path FROM sources`)
 	return err
 }
@@ -559,6 +654,9 @@ func (t *CacheTx) Commit(ctx context.Context) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if err := t.markSeen(ctx); err != nil {
+		return fmt.Errorf("update cache: %w", err)
+	}
+	if err := t.saveParts(ctx); err != nil {
 		return fmt.Errorf("update cache: %w", err)
 	}
 	if _, err := t.tx.ExecContext(ctx, `DELETE FROM sources WHERE path NOT IN (SELECT path FROM seen);
