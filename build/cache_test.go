@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/skillcat/skillcat/build"
+	"github.com/skillcat/skillcat/internal/treetest"
 	"github.com/skillcat/skillcat/synth"
 	_ "modernc.org/sqlite"
 )
@@ -71,18 +72,8 @@ func (f *cacheFixture) checkCold(t *testing.T) {
 		t.Fatalf("cold build: %v", err)
 	}
 	got, want := snapshot(t, f.out), snapshot(t, cold)
-	if !equalTrees(got, want) {
-		for p, h := range want {
-			if got[p] != h {
-				t.Errorf("%s differs from the cold build", p)
-			}
-		}
-		for p := range got {
-			if _, ok := want[p]; !ok {
-				t.Errorf("%s is left over", p)
-			}
-		}
-		t.FailNow()
+	if d := treetest.Diff(got, want); d != "" {
+		t.Fatalf("the output differs from a cold build's:\n%s", d)
 	}
 }
 

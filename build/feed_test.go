@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -173,7 +174,7 @@ func TestChangeFeed(t *testing.T) {
 					}
 				}
 			}
-			if !equalTrees(snapshot(rt, filepath.Join(out, "changes")), snapshot(rt, filepath.Join(other, "changes"))) {
+			if !maps.Equal(snapshot(rt, filepath.Join(out, "changes")), snapshot(rt, filepath.Join(other, "changes"))) {
 				rt.Fatalf("step %d: the feed built from a copy (--previous) differs from the one built in place", step)
 			}
 		}
@@ -199,7 +200,7 @@ func TestChangeFeedErrors(t *testing.T) {
 	if _, err := build.Build(context.Background(), cfg); err != nil {
 		t.Fatal(err)
 	}
-	if !equalTrees(before, snapshot(t, filepath.Join(out, "changes"))) {
+	if !maps.Equal(before, snapshot(t, filepath.Join(out, "changes"))) {
 		t.Fatal("a rebuild of the same sources changed the feed")
 	}
 

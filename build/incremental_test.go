@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -13,6 +14,7 @@ import (
 	"time"
 
 	"github.com/skillcat/skillcat/build"
+	"github.com/skillcat/skillcat/internal/treetest"
 	"github.com/skillcat/skillcat/synth"
 	"pgregory.net/rapid"
 )
@@ -83,7 +85,7 @@ func TestIncrementalEqualsCold(t *testing.T) {
 				if !errors.As(err, &invalid) {
 					rt.Fatalf("build of broken content: got %v, want an InvalidError", err)
 				}
-				if after := snapshot(rt, cached); !equalTrees(before, after) {
+				if after := snapshot(rt, cached); !maps.Equal(before, after) {
 					rt.Fatalf("a failed build changed the output")
 				}
 				continue
@@ -99,18 +101,8 @@ func TestIncrementalEqualsCold(t *testing.T) {
 				rt.Fatalf("cold build: %v", err)
 			}
 			got, want := snapshot(rt, cached), snapshot(rt, cold)
-			if !equalTrees(got, want) {
-				for p, h := range want {
-					if got[p] != h {
-						rt.Errorf("%s differs from the cold build", p)
-					}
-				}
-				for p := range got {
-					if _, ok := want[p]; !ok {
-						rt.Errorf("%s is left over; the cold build has no such file", p)
-					}
-				}
-				rt.FailNow()
+			if d := treetest.Diff(got, want); d != "" {
+				rt.Fatalf("the output differs from a cold build's:\n%s", d)
 			}
 			changed := 0
 			for p, h := range got {
@@ -251,18 +243,6 @@ func replaceName(data []byte) []byte {
 // addedIDRE finds a source's id member, JSON or YAML, to give an added
 // skill an id of its own.
 var addedIDRE = regexp.MustCompile(`(?m)((?:^|")id"?: "?)`)
-
-func equalTrees(a, b map[string]string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for p, h := range a {
-		if b[p] != h {
-			return false
-		}
-	}
-	return true
-}
 
 // TestPathCollision checks that skills "x" and "x.json", whose files would
 // need one path (/skills/x.json is a descriptor and a page folder), are an

@@ -15,22 +15,30 @@ import (
 	"github.com/skillcat/skillcat/build"
 )
 
-// TestMockSite builds the sample catalog with Config.Mock and checks that
-// every served index lists digests of the rewritten descriptors, that each
-// descriptor points at the mock, that the mock answers an example, and that
-// the built files and pages are left as built.
-func TestMockSite(t *testing.T) {
+// mockSample serves the sample catalog, built, with Config.Mock; both
+// close when the test ends.
+func mockSample(t *testing.T) (*Server, *httptest.Server) {
+	t.Helper()
 	content, _ := filepath.Abs("../content")
 	s, err := New(Config{Build: build.Config{Content: os.DirFS(content), ContentLabel: content, ContentPath: content}, Mock: true, TempDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer s.Close()
+	t.Cleanup(func() { s.Close() })
 	if rep := s.Build(t.Context()); rep.Err != nil {
 		t.Fatal(rep.Err)
 	}
 	srv := httptest.NewServer(s)
-	defer srv.Close()
+	t.Cleanup(srv.Close)
+	return s, srv
+}
+
+// TestMockSite builds the sample catalog with Config.Mock and checks that
+// every served index lists digests of the rewritten descriptors, that each
+// descriptor points at the mock, that the mock answers an example, and that
+// the built files and pages are left as built.
+func TestMockSite(t *testing.T) {
+	s, srv := mockSample(t)
 	get := func(path string) []byte {
 		t.Helper()
 		res, err := http.Get(srv.URL + path)

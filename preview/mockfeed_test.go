@@ -1,12 +1,8 @@
 package preview
 
 import (
-	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"testing"
 
-	"github.com/skillcat/skillcat/build"
 	"github.com/skillcat/skillcat/client"
 )
 
@@ -15,17 +11,7 @@ import (
 // the descriptor the mock serves, which points at the mock, and a second
 // follow from the latest event finds nothing new.
 func TestMockFeed(t *testing.T) {
-	content, _ := filepath.Abs("../content")
-	s, err := New(Config{Build: build.Config{Content: os.DirFS(content), ContentLabel: content, ContentPath: content}, Mock: true, TempDir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	if rep := s.Build(t.Context()); rep.Err != nil {
-		t.Fatal(rep.Err)
-	}
-	srv := httptest.NewServer(s)
-	defer srv.Close()
+	_, srv := mockSample(t)
 	var c client.Client
 	ch, err := c.Changes(t.Context(), srv.URL+"/", client.ChangesOptions{Since: 0})
 	if err != nil {

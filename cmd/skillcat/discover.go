@@ -58,17 +58,12 @@ func runDiscover(ctx context.Context, e *env, args []string) int {
 	maxFailures := fs.Int("max-failures", client.DefaultMaxFailures, "stop after this many descriptors in a row could not be fetched (0: never stop)")
 	since := fs.Int64("since", -1, "print the change feed's events after sequence number `N` (0: the whole history) instead of the skills")
 	epoch := fs.String("epoch", "", "with --since: the feed `epoch` N belongs to; a reset history is then an error")
-	fs.Usage = func() {
-		w := fs.Output()
-		fmt.Fprintln(w, "Usage: skillcat discover URL [flags]")
-		fmt.Fprintln(w, "\nFetches URL/.well-known/skills.json (or URL itself when it ends in .json),")
-		fmt.Fprintln(w, "verifies every descriptor it lists (digest, validity, agreement with the index)")
-		fmt.Fprintln(w, "and prints the skills. URL must be https, or http on localhost.")
-		fmt.Fprintln(w, "With --verify-key, the index must carry a signature (.jws) by a pinned key.")
-		fmt.Fprintln(w, "With --since N, prints what changed after event N (the change feed) instead.")
-		fmt.Fprintln(w, "\nFlags:")
-		fs.PrintDefaults()
-	}
+	describe(fs, "URL [flags]",
+		"Fetches URL/.well-known/skills.json (or URL itself when it ends in .json),\n"+
+			"verifies every descriptor it lists (digest, validity, agreement with the index)\n"+
+			"and prints the skills. URL must be https, or http on localhost.\n"+
+			"With --verify-key, the index must carry a signature (.jws) by a pinned key.\n"+
+			"With --since N, prints what changed after event N (the change feed) instead.")
 
 	pos, code := parseArgs(e, fs, args)
 	if code >= 0 {

@@ -48,18 +48,13 @@ func runInvoke(ctx context.Context, e *env, args []string) int {
 	pollURL := fs.String("poll", "", "send nothing: follow the execution at this status `URL` (the Location of an earlier answer, on the endpoint's origin) until it ends")
 	var scopes inputFlags
 	fs.Var(&scopes, "scope", "an OAuth 2.0 `scope` to request when invoke obtains the token itself ($"+ClientIDEnv+" and $"+ClientSecretEnv+"); repeatable")
-	fs.Usage = func() {
-		w := fs.Output()
-		fmt.Fprintln(w, "Usage: skillcat invoke URL ID [--input NAME=VALUE ...] [--inputs FILE|-] [flags]")
-		fmt.Fprintln(w, "\nDiscovers skill ID in the catalog at URL (digest verified), checks the inputs")
-		fmt.Fprintln(w, "against its inputs schema before anything is sent, calls its endpoint as")
-		fmt.Fprintln(w, "docs/protocol.md (\"Invocation over HTTP\") says, polls until the execution ends,")
-		fmt.Fprintln(w, "checks the response and its output, and prints the output.")
-		fmt.Fprintln(w, "\nExit codes: 0 succeeded; 1 invalid request, response or output, or the skill")
-		fmt.Fprintln(w, "failed; 2 usage or a missing credential; 3 network.")
-		fmt.Fprintln(w, "\nFlags:")
-		fs.PrintDefaults()
-	}
+	describe(fs, "URL ID [--input NAME=VALUE ...] [--inputs FILE|-] [flags]",
+		"Discovers skill ID in the catalog at URL (digest verified), checks the inputs\n"+
+			"against its inputs schema before anything is sent, calls its endpoint as\n"+
+			"docs/protocol.md (\"Invocation over HTTP\") says, polls until the execution ends,\n"+
+			"checks the response and its output, and prints the output.\n"+
+			"\nExit codes: 0 succeeded; 1 invalid request, response or output, or the skill\n"+
+			"failed; 2 usage or a missing credential; 3 network.")
 	pos, code := parseArgs(e, fs, args)
 	if code >= 0 {
 		return code

@@ -111,6 +111,15 @@ func newFlags(e *env, name, synopsis string) *flag.FlagSet {
 	return fs
 }
 
+// describe sets fs's usage to the synopsis, the text about the command
+// (paragraphs separated by blank lines) and the flags.
+func describe(fs *flag.FlagSet, synopsis, about string) {
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "Usage: skillcat %s %s\n\n%s\n\nFlags:\n", fs.Name(), synopsis, about)
+		fs.PrintDefaults()
+	}
+}
+
 // parseFlags parses args and returns the exit code to stop with, or -1 to go
 // on. --help prints usage to stdout and exits 0; a bad flag exits 2.
 func parseFlags(e *env, fs *flag.FlagSet, args []string) int {

@@ -63,14 +63,9 @@ func runShow(ctx context.Context, e *env, args []string) int {
 	fs := newFlags(e, "show", "URL ID [--format text|json]")
 	format := fs.String("format", "text", "output `format`: text or json")
 	cf := addClientFlags(fs)
-	fs.Usage = func() {
-		w := fs.Output()
-		fmt.Fprintln(w, "Usage: skillcat show URL ID [flags]")
-		fmt.Fprintln(w, "\nFetches the catalog's index at URL, then the descriptor of skill ID, verifies")
-		fmt.Fprintln(w, "its digest and validity, and prints its endpoint, auth, inputs, output and examples.")
-		fmt.Fprintln(w, "\nFlags:")
-		fs.PrintDefaults()
-	}
+	describe(fs, "URL ID [flags]",
+		"Fetches the catalog's index at URL, then the descriptor of skill ID, verifies\n"+
+			"its digest and validity, and prints its endpoint, auth, inputs, output and examples.")
 	pos, code := parseArgs(e, fs, args)
 	if code >= 0 {
 		return code

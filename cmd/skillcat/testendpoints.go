@@ -90,17 +90,12 @@ func runTestEndpoints(ctx context.Context, e *env, args []string) int {
 	timeout := fs.Duration("timeout", client.DefaultTimeout, "time allowed for each request, body included")
 	wait := fs.Duration("wait", client.DefaultWait, "how long to poll an accepted or running execution")
 	includePrivate := fs.Bool("include-private", false, "test private skills too (their ids and endpoints are then printed: not for a public CI log)")
-	fs.Usage = func() {
-		w := fs.Output()
-		fmt.Fprintln(w, "Usage: skillcat test-endpoints [flags]")
-		fmt.Fprintln(w, "\nValidates the content, then sends every example's inputs to its skill's endpoint")
-		fmt.Fprintln(w, "and checks that the answer is a valid InvocationResponse that succeeded, whose")
-		fmt.Fprintln(w, "output validates against the output schema and equals the example's output.")
-		fmt.Fprintln(w, "\nExit codes: 0 every example passed; 1 an example failed or the content is")
-		fmt.Fprintln(w, "invalid; 2 usage; 3 an endpoint could not be reached (and nothing else failed).")
-		fmt.Fprintln(w, "\nFlags:")
-		fs.PrintDefaults()
-	}
+	describe(fs, "[flags]",
+		"Validates the content, then sends every example's inputs to its skill's endpoint\n"+
+			"and checks that the answer is a valid InvocationResponse that succeeded, whose\n"+
+			"output validates against the output schema and equals the example's output.\n"+
+			"\nExit codes: 0 every example passed; 1 an example failed or the content is\n"+
+			"invalid; 2 usage; 3 an endpoint could not be reached (and nothing else failed).")
 	if code := parseFlags(e, fs, args); code >= 0 {
 		return code
 	}
