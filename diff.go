@@ -10,8 +10,8 @@ import (
 // MaxDifferences is how many differences DiffJSON reports at most.
 const MaxDifferences = 20
 
-// Difference is one place where two JSON values differ. Field is a dotted
-// path with array indexes in brackets ("output.results[0].confidence");
+// Difference is one place where two JSON values differ. Field is where,
+// as Path.Field writes it ("output.results[0].confidence");
 // Got and Want are the values there as compact JSON, "" where there is
 // none.
 type Difference struct {
@@ -49,11 +49,19 @@ func DiffJSON(field string, got, want json.RawMessage, shape bool) ([]Difference
 		return nil, err
 	}
 	var out []Difference
-	diffNode(&out, field, g, w, shape)
+	var at Path
+	if field != "" {
+		at = Members(field)
+	}
+	diffNode(&out, at, g, w, shape)
 	return out, nil
 }
 
-func diffNode(out *[]Difference, field string, g, w *Node, shape bool) {
+func diffNode(out *[]Difference, at Path, g, w *Node, shape bool) {
+	field := ""
+	if len(at) > 0 {
+		field = at.Field()
+	}
 	if len(*out) >= MaxDifferences {
 		return
 	}
@@ -68,10 +76,10 @@ func diffNode(out *[]Difference, field string, g, w *Node, shape bool) {
 	case Object:
 		gm, wm := members(g), members(w)
 		for _, m := range wm.order {
-			sub := join(field, m.Name)
+			sub := at.Member(m.Name)
 			gv := gm.value[m.Name]
 			if gv == nil {
-				*out = append(*out, Difference{Field: sub, Want: compact(m.Value)})
+				*out = append(*out, Difference{Field: sub.Field(), Want: compact(m.Value)})
 				continue
 			}
 			diffNode(out, sub, gv, m.Value, shape)
@@ -81,7 +89,7 @@ func diffNode(out *[]Difference, field string, g, w *Node, shape bool) {
 		}
 		for _, m := range gm.order {
 			if wm.value[m.Name] == nil && len(*out) < MaxDifferences {
-				*out = append(*out, Difference{Field: join(field, m.Name), Got: compact(m.Value)})
+				*out = append(*out, Difference{Field: at.Member(m.Name).Field(), Got: compact(m.Value)})
 			}
 		}
 	case Array:
@@ -94,7 +102,7 @@ func diffNode(out *[]Difference, field string, g, w *Node, shape bool) {
 				return
 			}
 			for i, it := range g.Items {
-				diffNode(out, field+"["+strconv.Itoa(i)+"]", it, w.Items[0], shape)
+				diffNode(out, at.Item(i), it, w.Items[0], shape)
 			}
 			return
 		}
@@ -103,7 +111,7 @@ func diffNode(out *[]Difference, field string, g, w *Node, shape bool) {
 			return
 		}
 		for i := range g.Items {
-			diffNode(out, field+"["+strconv.Itoa(i)+"]", g.Items[i], w.Items[i], shape)
+			diffNode(out, at.Item(i), g.Items[i], w.Items[i], shape)
 		}
 	case Number:
 		if !shape && !numbersEqual(g.Text, w.Text) {
@@ -135,13 +143,6 @@ func members(n *Node) memberSet {
 		ms.order[i].Value = ms.value[m.Name]
 	}
 	return ms
-}
-
-func join(field, name string) string {
-	if field == "" {
-		return name
-	}
-	return field + "." + name
 }
 
 func compact(n *Node) string {

@@ -23,6 +23,8 @@ func TestDiffJSON(t *testing.T) {
 		{"Length", `[1]`, `[1,2]`, false, []string{"output: got 1 items, want 2 items"}},
 		{"Index", `[{"x":"a"},{"x":"b"}]`, `[{"x":"a"},{"x":"c"}]`, false, []string{`output[1].x: got "b", want "c"`}},
 		{"Type", `{"a":"1"}`, `{"a":1}`, false, []string{`output.a: got "1", want 1`}},
+		{"MemberNamedZero", `{"0":[1]}`, `{"0":[2]}`, false, []string{`output["0"][0]: got 1, want 2`}},
+		{"OddName", `{"a b":1}`, `{}`, false, []string{`output["a b"]: not expected; got 1`}},
 		{"LargeExponent", `1e1000`, `10e999`, false, nil},
 		{"ShapeOK", `{"a":2,"b":[{"x":9},{"x":8}],"extra":true}`, `{"a":1,"b":[{"x":1}]}`, true, nil},
 		{"ShapeType", `{"a":"2"}`, `{"a":1}`, true, []string{`output.a: got "2", want 1`}},
