@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	skillcat "github.com/skillcat/skillcat"
+	"github.com/skillcat/skillcat/internal/importtest"
 	"github.com/skillcat/skillcat/openapi"
 	"pgregory.net/rapid"
 )
@@ -187,6 +188,8 @@ func TestPropertyImport(t *testing.T) {
 	})
 }
 
+// encodeAll imports data and renders what it made (importtest.Render),
+// or returns nil for a document with nothing to import.
 func encodeAll(t *rapid.T, data []byte) []byte {
 	im, err := openapi.Import("gen.json", data, skillcat.ImportOptions{})
 	if err != nil {
@@ -196,19 +199,5 @@ func encodeAll(t *rapid.T, data []byte) []byte {
 		}
 		t.Fatalf("import: %v\n%s", err, data)
 	}
-	var b bytes.Buffer
-	for _, d := range im.Skills {
-		out, err := d.Encode()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, vs := skillcat.ParseDescriptor(d.ID+".json", out); vs.HasErrors() {
-			t.Fatalf("%s does not validate: %v\n%s\nfrom:\n%s", d.ID, vs, out, data)
-		}
-		b.Write(out)
-	}
-	for _, w := range im.Warnings {
-		b.WriteString(w.Error())
-	}
-	return b.Bytes()
+	return importtest.Render(t, im)
 }

@@ -19,7 +19,7 @@ var update = flag.Bool("update", false, "rewrite the golden files under testdata
 type Importer func(file string, data []byte, opts skillcat.ImportOptions) (*skillcat.Imported, error)
 
 // Golden imports each document testdata/NAME with imp and compares what it
-// made (render) with testdata/golden/BASE.golden, BASE being NAME without
+// made (Render) with testdata/golden/BASE.golden, BASE being NAME without
 // its extension; go test -update rewrites those files. Each document is a
 // subtest, and a second import must give the same bytes.
 func Golden(t *testing.T, imp Importer, names ...string) {
@@ -45,12 +45,19 @@ func importAndRender(t *testing.T, imp Importer, name string, data []byte) []byt
 	if err != nil {
 		t.Fatal(err)
 	}
-	return render(t, im)
+	return Render(t, im)
 }
 
-// render writes what an import made: every skill as published, each of
+// TB is the part of testing.TB (and of rapid.T) that Render needs.
+type TB interface {
+	Helper()
+	Fatal(args ...any)
+	Errorf(format string, args ...any)
+}
+
+// Render writes what an import made: every skill as published, each of
 // which must validate, then "--- warnings" and every warning, one a line.
-func render(t *testing.T, im *skillcat.Imported) []byte {
+func Render(t TB, im *skillcat.Imported) []byte {
 	t.Helper()
 	var b bytes.Buffer
 	for _, d := range im.Skills {
