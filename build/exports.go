@@ -204,7 +204,7 @@ func (x *exportRun) one(i int, decode func() (*skillcat.SkillDescriptor, error),
 	s := &agentskills.Skill{Name: name, Summary: e.Summary, Digest: e.Digest}
 	isAPI := x.needAPIs && e.CapabilityType == string(skillcat.API)
 	var ins []byte
-	if mdFresh && x.needFull && !isAPI {
+	if mdFresh && x.needFull {
 		ins = o.previous(md)
 	}
 	if ins == nil || isAPI {

@@ -327,11 +327,20 @@ func writeNew(name string, data []byte) error {
 	return err
 }
 
+// mkdir makes the folder dir of the new tree and its parents, each once:
+// a plain mkdir, whose parent is made first only when it is missing
+// (MkdirAll would stat every folder first).
 func (o *output) mkdir(dir string) error {
 	if _, ok := o.dirs.Load(dir); ok {
 		return nil
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	err := os.Mkdir(dir, 0o755)
+	if errors.Is(err, fs.ErrNotExist) && filepath.Dir(dir) != dir {
+		if err = o.mkdir(filepath.Dir(dir)); err == nil {
+			err = os.Mkdir(dir, 0o755)
+		}
+	}
+	if err != nil && !errors.Is(err, fs.ErrExist) {
 		return err
 	}
 	o.dirs.Store(dir, true)

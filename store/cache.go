@@ -314,6 +314,9 @@ func (c *Cache) Begin(ctx context.Context) (*CacheTx, error) {
 	if err == nil {
 		t.putTag, err = tx.PrepareContext(ctx, `INSERT INTO source_tags (path, position, tag) VALUES (?, ?, ?)`)
 	}
+	if err == nil {
+		t.putTags, err = tx.PrepareContext(ctx, `INSERT INTO source_tags (path, position, tag) SELECT ?, key, value FROM json_each(?)`)
+	}
 	if err != nil {
 		tx.Rollback()
 		return nil, fmt.Errorf("update cache: %w", err)
@@ -330,6 +333,7 @@ type CacheTx struct {
 	put       *sql.Stmt
 	dropTags  *sql.Stmt
 	putTag    *sql.Stmt
+	putTags   *sql.Stmt            // every tag of a source at once (tagList)
 	rows      map[string]cachedRow // the cached sources not yet asked for (Source), once read
 	seenPaths []string             // sources seen since the last markSeen
 	usedParts []string             // "kind key" of every part this build used or made
@@ -562,6 +566,13 @@ func (t *CacheTx) PutSource(ctx context.Context, s *CachedSource) error {
 	}
 	if _, err := t.dropTags.ExecContext(ctx, s.Path); err != nil {
 		return fmt.Errorf("update cache: source %s: %w", s.Path, err)
+	}
+	if list, ok := tagList(s.Row.Tags); ok {
+		if _, err := t.putTags.ExecContext(ctx, s.Path, list); err != nil {
+			return fmt.Errorf("update cache: source %s: tags: %w", s.Path, err)
+		}
+		t.seenPaths = append(t.seenPaths, s.Path)
+		return nil
 	}
 	for pos, tag := range s.Row.Tags {
 		if _, err := t.putTag.ExecContext(ctx, s.Path, pos, tag); err != nil {

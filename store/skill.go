@@ -5,11 +5,13 @@ import (
 	"crypto/sha256"
 	"database/sql"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	skillcat "github.com/skillcat/skillcat"
 	"modernc.org/sqlite"
@@ -47,9 +49,10 @@ var (
 )
 
 const (
-	insertTagSQL = `INSERT INTO skill_tags (skill_id, tag, position) VALUES (?, ?, ?)`
-	holderSQL    = `SELECT source FROM skills WHERE id = ?`
-	tagsAllSQL   = `SELECT t.skill_id, t.tag FROM skill_tags AS t JOIN skills AS s ON s.id = t.skill_id
+	insertTagSQL  = `INSERT INTO skill_tags (skill_id, tag, position) VALUES (?, ?, ?)`
+	insertTagsSQL = `INSERT INTO skill_tags (skill_id, tag, position) SELECT ?, value, key FROM json_each(?)`
+	holderSQL     = `SELECT source FROM skills WHERE id = ?`
+	tagsAllSQL    = `SELECT t.skill_id, t.tag FROM skill_tags AS t JOIN skills AS s ON s.id = t.skill_id
 	WHERE s.access <> 'private' ORDER BY t.skill_id, t.position`
 	tagsTypeSQL = `SELECT t.skill_id, t.tag FROM skill_tags AS t JOIN skills AS s ON s.id = t.skill_id
 	WHERE s.access <> 'private' AND s.capability_type = ? ORDER BY t.skill_id, t.position`
@@ -93,6 +96,7 @@ type Loader struct {
 	tx          *sql.Tx
 	insertSkill *sql.Stmt
 	insertTag   *sql.Stmt
+	insertTags  *sql.Stmt // every tag of a skill at once (tagList)
 }
 
 // NewLoader begins a load. Until Commit or Close, the DB serves no other
@@ -109,6 +113,12 @@ func (db *DB) NewLoader(ctx context.Context) (*Loader, error) {
 	}
 	if l.insertTag, err = tx.PrepareContext(ctx, insertTagSQL); err != nil {
 		l.insertSkill.Close()
+		tx.Rollback()
+		return nil, fmt.Errorf("load skills: %w", err)
+	}
+	if l.insertTags, err = tx.PrepareContext(ctx, insertTagsSQL); err != nil {
+		l.insertSkill.Close()
+		l.insertTag.Close()
 		tx.Rollback()
 		return nil, fmt.Errorf("load skills: %w", err)
 	}
@@ -131,6 +141,12 @@ func (l *Loader) Add(ctx context.Context, s *Row) (*DuplicateError, error) {
 	if err != nil {
 		return nil, fmt.Errorf("load skill %q from %s: %w", s.ID, s.Source, err)
 	}
+	if list, ok := tagList(s.Tags); ok {
+		if _, err := l.insertTags.ExecContext(ctx, s.ID, list); err != nil {
+			return nil, fmt.Errorf("load skill %q from %s: tags: %w", s.ID, s.Source, err)
+		}
+		return nil, nil
+	}
 	for pos, tag := range s.Tags {
 		if _, err := l.insertTag.ExecContext(ctx, s.ID, tag, pos); err != nil {
 			return nil, fmt.Errorf("load skill %q from %s: tag %q: %w", s.ID, s.Source, tag, err)
@@ -139,10 +155,28 @@ func (l *Loader) Add(ctx context.Context, s *Row) (*DuplicateError, error) {
 	return nil, nil
 }
 
+// tagList is tags as a JSON array, for inserting them all in one statement
+// (json_each gives each tag with its position); ok is false when there are
+// fewer than two, or when one holds what JSON would not carry through
+// byte for byte (a NUL, invalid UTF-8), which are then inserted one by one.
+func tagList(tags []string) (list string, ok bool) {
+	if len(tags) < 2 {
+		return "", false
+	}
+	for _, t := range tags {
+		if !utf8.ValidString(t) || strings.IndexByte(t, 0) >= 0 {
+			return "", false
+		}
+	}
+	data, err := json.Marshal(tags)
+	return string(data), err == nil
+}
+
 // Commit makes the loaded skills visible.
 func (l *Loader) Commit() error {
 	l.insertSkill.Close()
 	l.insertTag.Close()
+	l.insertTags.Close()
 	if err := l.tx.Commit(); err != nil {
 		return fmt.Errorf("load skills: %w", err)
 	}
@@ -154,6 +188,7 @@ func (l *Loader) Commit() error {
 func (l *Loader) Close() error {
 	l.insertSkill.Close()
 	l.insertTag.Close()
+	l.insertTags.Close()
 	err := l.tx.Rollback()
 	if errors.Is(err, sql.ErrTxDone) {
 		return nil

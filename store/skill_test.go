@@ -37,6 +37,25 @@ func TestLoad(t *testing.T) {
 		}
 	})
 
+	t.Run("TagsByteForByte", func(t *testing.T) {
+		// Several tags go in one statement, as JSON; tags JSON would not
+		// carry through unchanged go in one at a time. Both keep the order.
+		db := openMemory(t)
+		in := []store.Row{
+			newSkill("a", "task", "public", "a.json", "z <&>", "é\u2028", "m"),
+			newSkill("b", "task", "public", "b.json", "x\x00y", "w"),
+			newSkill("c", "task", "public", "c.json", "\xff", "v"),
+		}
+		load(t, db, in...)
+		got, err := db.Listed(ctx, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, in) {
+			t.Errorf("got %+v, want %+v", got, in)
+		}
+	})
+
 	t.Run("ErrDuplicateID", func(t *testing.T) {
 		db := openMemory(t)
 		dups, err := db.Load(ctx, []store.Row{
