@@ -26,6 +26,7 @@ type pages struct {
 	// goSkill is whether skill pages are written by skillHTML: while
 	// skill.html and what it calls are the built-in templates.
 	goSkill bool
+	views   *schemaViews // the schema views shown so far
 }
 
 // pageFiles are the page templates; each is parsed with the shared layout
@@ -52,7 +53,7 @@ func newPages(cfg Config, site Site) (*pages, error) {
 			return nil, err
 		}
 	}
-	p := &pages{cfg: cfg, routes: r, site: site, fsys: fsys, tmpls: map[string]*template.Template{}, sizes: map[string]*atomic.Int64{}}
+	p := &pages{cfg: cfg, routes: r, site: site, fsys: fsys, tmpls: map[string]*template.Template{}, sizes: map[string]*atomic.Int64{}, views: new(schemaViews)}
 	for _, name := range pageFiles {
 		t, err := base.Clone()
 		if err != nil {

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	skillcat "github.com/skillcat/skillcat"
 )
@@ -106,8 +107,8 @@ func (p *pages) skillPageData(s *publishedSkill) (*page, error) {
 		Summary:     s.Summary,
 		Description: desc,
 		Method:      d.Endpoint.EffectiveMethod(),
-		Inputs:      schemaViewOf(d.Inputs),
-		Output:      schemaViewOf(d.Output),
+		Inputs:      p.views.of(d.Inputs),
+		Output:      p.views.of(d.Output),
 		AccessNote:  accessNote(d.Access, d.Auth.Type),
 		Auth:        authOf(d.Auth),
 		Digest:      s.Digest,
@@ -235,6 +236,43 @@ const maxSchemaRows = 200
 // maxSchemaDepth bounds how deep a schema table follows nested members and
 // local references (which may be recursive).
 const maxSchemaDepth = 8
+
+// schemaViews remembers the views of the schemas a build has shown:
+// providers repeat schemas across their skills (the same output, shared
+// inputs), and a schema's view is a function of its bytes. It holds at
+// most maxSchemaViews views of schemas up to maxViewedSchema bytes, and
+// starts again empty when full. The views it hands out are shared: pages
+// only read them.
+type schemaViews struct {
+	mu sync.Mutex
+	m  map[string]schemaView
+}
+
+const (
+	maxSchemaViews  = 256
+	maxViewedSchema = 4096
+)
+
+// of is schemaViewOf(raw), made once per distinct raw while it is remembered.
+func (c *schemaViews) of(raw json.RawMessage) schemaView {
+	if len(raw) > maxViewedSchema {
+		return schemaViewOf(raw)
+	}
+	c.mu.Lock()
+	v, ok := c.m[string(raw)]
+	c.mu.Unlock()
+	if ok {
+		return v
+	}
+	v = schemaViewOf(raw)
+	c.mu.Lock()
+	if c.m == nil || len(c.m) >= maxSchemaViews {
+		c.m = make(map[string]schemaView, maxSchemaViews)
+	}
+	c.m[string(raw)] = v
+	c.mu.Unlock()
+	return v
+}
 
 // schemaViewOf describes an inputs or output schema for the page.
 func schemaViewOf(raw json.RawMessage) schemaView {

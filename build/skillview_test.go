@@ -2,6 +2,8 @@ package build
 
 import (
 	"encoding/json"
+	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -23,5 +25,29 @@ func TestSchemaTableBounded(t *testing.T) {
 	case <-done:
 	case <-time.After(30 * time.Second):
 		t.Fatal("rendering the schema table did not finish in 30 s")
+	}
+}
+
+// TestSchemaViewsRemember checks that a remembered schema view is the one
+// schemaViewOf makes, and that the memory stays bounded.
+func TestSchemaViewsRemember(t *testing.T) {
+	var c schemaViews
+	for i := 0; i < 3*maxSchemaViews; i++ {
+		raw := json.RawMessage(fmt.Sprintf(`{"type":"object","properties":{"p%d":{"type":"string","maxLength":%d}},"required":["p%d"]}`, i%(maxSchemaViews+7), i, i%(maxSchemaViews+7)))
+		for range 2 {
+			if got, want := c.of(raw), schemaViewOf(raw); !reflect.DeepEqual(got, want) {
+				t.Fatalf("schema %d: got %+v, want %+v", i, got, want)
+			}
+		}
+		if len(c.m) > maxSchemaViews {
+			t.Fatalf("%d views remembered, want at most %d", len(c.m), maxSchemaViews)
+		}
+	}
+	big := json.RawMessage(`{"description":"` + strings.Repeat("x", maxViewedSchema) + `"}`)
+	if got, want := c.of(big), schemaViewOf(big); !reflect.DeepEqual(got, want) {
+		t.Fatalf("a large schema: got %+v, want %+v", got, want)
+	}
+	if _, ok := c.m[string(big)]; ok {
+		t.Error("a schema larger than maxViewedSchema is remembered")
 	}
 }
