@@ -51,6 +51,17 @@ func (im *Imported) Warn(file string, line, col int, pointer, reason string) {
 	im.Warnings = append(im.Warnings, importViolation(file, line, col, pointer, reason, SeverityWarning))
 }
 
+// WarnAt is Warn for an importer that knows the place as a Path, having
+// read its pointer against the document, so that a member named "200" is
+// not taken for an index.
+func (im *Imported) WarnAt(file string, line, col int, at Path, reason string) {
+	v := Violation{File: file, Line: line, Column: col, Field: FileField, Reason: reason, Severity: SeverityWarning}
+	if len(at) > 0 {
+		v.Pointer, v.Field = at.Pointer(), at.Field()
+	}
+	im.Warnings = append(im.Warnings, v)
+}
+
 // ImportError is the error of an importer that cannot import the piece of
 // the document at pointer (a JSON Pointer into it, "" for the whole
 // document); a line without a column reads as its column 1.
@@ -309,24 +320,36 @@ func Label(text string, max int) string {
 }
 
 // PointerField phrases a JSON Pointer into a foreign document as a field
-// path: names joined by ".", indexes in brackets, and names that are not
-// plain words quoted: paths["/pets"].get.parameters[2]. The document is
-// not at hand, so a token of digits alone is read as an index; where it is,
-// Node.PathOf and Path.Field tell a member named "2" from an index.
+// path, as Path.Field does: paths["/pets"].get.parameters[2]. The document
+// is not at hand, so a token that reads as an index is taken for one
+// (PointerPath); an importer that has the document reads the pointer
+// against it and warns with Imported.WarnAt.
 func PointerField(pointer string) string {
-	var b strings.Builder
-	for _, tok := range ParsePointer(pointer) {
-		switch {
-		case tok != "" && strings.Trim(tok, "0123456789") == "" && (tok == "0" || tok[0] != '0'):
-			b.WriteString("[" + tok + "]")
-		case plainName(tok):
-			if b.Len() > 0 {
-				b.WriteByte('.')
-			}
-			b.WriteString(tok)
-		default:
-			b.WriteString("[" + strconv.Quote(tok) + "]")
+	if pointer == "" {
+		return ""
+	}
+	return PointerPath(pointer).Field()
+}
+
+// PointerPath returns the Path of a JSON Pointer into a document that is
+// not at hand: a token that reads as an index (IndexToken) is taken for
+// one, any other token for a member name.
+func PointerPath(pointer string) Path {
+	toks := ParsePointer(pointer)
+	p := make(Path, len(toks))
+	for i, tok := range toks {
+		if k, ok := IndexToken(tok); ok {
+			p[i] = Step{Index: k, IsIndex: true}
+		} else {
+			p[i] = Step{Name: tok}
 		}
 	}
-	return b.String()
+	return p
+}
+
+// IndexToken reports whether a JSON Pointer reference token can name an
+// array item (RFC 6901: "0", or digits without a leading zero), and which.
+func IndexToken(tok string) (int, bool) {
+	k, err := strconv.Atoi(tok)
+	return k, err == nil && k >= 0 && strconv.Itoa(k) == tok
 }

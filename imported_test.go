@@ -90,4 +90,12 @@ func TestLabelAndPointerField(t *testing.T) {
 	if got := skillcat.PointerField("/paths/~1pets/get/parameters/2"); got != `paths["/pets"].get.parameters[2]` {
 		t.Errorf("PointerField: got %q", got)
 	}
+	if got := skillcat.PointerField("/a/01/-/99999999999999999999"); got != `a["01"]["-"]["99999999999999999999"]` {
+		t.Errorf("PointerField of tokens that are no index: got %q", got)
+	}
+	var im skillcat.Imported
+	im.WarnAt("doc.json", 3, 4, skillcat.Members("responses", "200").Item(1), "why")
+	if w := im.Warnings[0]; w.Field != `responses["200"][1]` || w.Pointer != "/responses/200/1" || w.Severity != skillcat.SeverityWarning {
+		t.Errorf("WarnAt: got %+v", w)
+	}
 }

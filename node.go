@@ -121,7 +121,7 @@ func (n *Node) PathOf(tokens []string) Path {
 	p := make(Path, len(tokens))
 	for i, tok := range tokens {
 		if n != nil && n.Kind == Array {
-			if k, err := strconv.Atoi(tok); err == nil && k >= 0 && strconv.Itoa(k) == tok {
+			if k, ok := IndexToken(tok); ok {
 				p[i] = Step{Index: k, IsIndex: true}
 				n = n.Lookup(tokens[i : i+1])
 				continue

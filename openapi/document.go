@@ -527,3 +527,31 @@ func describeValue(v any) string {
 	}
 	return kind(v)
 }
+
+// path reads a JSON Pointer into the document against it: a token into a
+// list is an index, one into an object a member name (a response "200"
+// stays a member). Past what the document holds, a token is read as
+// skillcat.PointerPath reads it.
+func (d *document) path(pointer string) skillcat.Path {
+	toks := skillcat.ParsePointer(pointer)
+	p := make(skillcat.Path, len(toks))
+	v := d.raw
+	for i, tok := range toks {
+		k, index := skillcat.IndexToken(tok)
+		switch x := v.(type) {
+		case map[string]any:
+			index, v = false, x[tok]
+		case []any:
+			if v = nil; index && k < len(x) {
+				v = x[k]
+			}
+		}
+		if index {
+			p[i] = skillcat.Step{Index: k, IsIndex: true}
+		} else {
+			p[i] = skillcat.Step{Name: tok}
+		}
+	}
+	return p
+}
+

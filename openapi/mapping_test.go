@@ -265,3 +265,31 @@ func TestRefused(t *testing.T) {
 		})
 	}
 }
+
+// TestWarningField checks that a warning names an object member "200"
+// as ["200"] and a list's item as [0], both in a schema the import
+// converts and in the document as loaded (where a value of the wrong type
+// is dropped).
+func TestWarningField(t *testing.T) {
+	for _, c := range []struct{ schema, want200, wantItem string }{
+		{`{type: object, properties: {'200': {type: string, pattern: '(?<=a)b'}, list: {allOf: [{type: string, pattern: '(?<=a)b'}]}}}`,
+			`inputs.properties.body.properties["200"].pattern`, `inputs.properties.body.properties.list.allOf[0].pattern`},
+		{`{type: object, properties: {'200': {minLength: '3'}, list: {allOf: [{minLength: '4'}]}}}`,
+			`schema.properties["200"].minLength: dropped`, `schema.properties.list.allOf[0].minLength: dropped`},
+	} {
+		doc := spec("3.1.0", server, `  /x:
+    post:
+      operationId: x
+      requestBody:
+        content:
+          application/json:
+            schema: `+c.schema+`
+      responses: {'200': {description: ok}}`)
+		_, warnings := got(t, doc, skillcat.ImportOptions{})
+		for _, want := range []string{c.want200, c.wantItem} {
+			if !strings.Contains(warnings, want) {
+				t.Errorf("warnings:\n%s\nwant one containing %q", warnings, want)
+			}
+		}
+	}
+}

@@ -78,7 +78,7 @@ func (d *document) skills(opts skillcat.ImportOptions) (*skillcat.Imported, erro
 	if im.Document == "" {
 		im.Document = strings.TrimSuffix(path.Base(d.file), path.Ext(d.file))
 	}
-	warn := func(pointer, reason string) { im.Warn(d.file, 0, 0, pointer, reason) }
+	warn := func(pointer, reason string) { im.WarnAt(d.file, 0, 0, d.path(pointer), reason) }
 	if d.swag {
 		warn("", "Swagger 2.0 document converted to OpenAPI 3.0 first")
 	}

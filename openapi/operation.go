@@ -249,7 +249,7 @@ func (o *operation) params() []param {
 
 // inputs builds the inputs schema and the examples of the inputs.
 func (o *operation) inputs() (map[string]any, []skillcat.Example) {
-	set := newSchemaSet(o.doc, o.schemaWarn("/inputs"))
+	set := newSchemaSet(o.doc, "inputs", o.schemaWarn)
 	props := map[string]any{}
 	var required []any
 	params := o.params()
@@ -259,10 +259,10 @@ func (o *operation) inputs() (map[string]any, []skillcat.Example) {
 		var sch any
 		switch {
 		case p.p.Schema != nil:
-			sch = set.ref(p.p.Schema, "/inputs/properties/"+escape(p.prop))
+			sch = set.ref(p.p.Schema, skillcat.Members("inputs", "properties", p.prop))
 		case len(p.p.Content) > 0:
 			_, mt := pickMedia(p.p.Content)
-			sch = set.ref(mt.Schema, "/inputs/properties/"+escape(p.prop))
+			sch = set.ref(mt.Schema, skillcat.Members("inputs", "properties", p.prop))
 		default:
 			sch = map[string]any{}
 		}
@@ -304,7 +304,7 @@ func (o *operation) inputs() (map[string]any, []skillcat.Example) {
 		mtName, mt := pickMedia(rb.Value.Content)
 		var sch any = map[string]any{}
 		if mt != nil {
-			sch = set.ref(mt.Schema, "/inputs/properties/"+name)
+			sch = set.ref(mt.Schema, skillcat.Members("inputs", "properties", name))
 			if !jsonMedia(mtName) && !formMedia(mtName) {
 				sch = map[string]any{"type": "string", "contentMediaType": mtName}
 			}
@@ -382,7 +382,7 @@ func (o *operation) inputs() (map[string]any, []skillcat.Example) {
 // output builds the output schema from the first 2xx response (else the
 // default response) and an example of it.
 func (o *operation) output() (any, json.RawMessage) {
-	set := newSchemaSet(o.doc, o.schemaWarn("/output"))
+	set := newSchemaSet(o.doc, "output", o.schemaWarn)
 	resps := o.op.Responses
 	if resps == nil {
 		return map[string]any{}, nil
@@ -417,7 +417,7 @@ func (o *operation) output() (any, json.RawMessage) {
 	if !jsonMedia(mtName) {
 		return map[string]any{"type": "string", "contentMediaType": mtName}, nil
 	}
-	sch := set.ref(mt.Schema, "/output")
+	sch := set.ref(mt.Schema, skillcat.Members("output"))
 	var example json.RawMessage
 	if ex := mediaExamples(mt); len(ex) > 0 {
 		example, _ = marshal(ex[0].value)
@@ -431,20 +431,10 @@ func (o *operation) output() (any, json.RawMessage) {
 	return sch, example
 }
 
-// schemaWarn returns how a schema set of this operation warns: at the
+// schemaWarn is how a schema set of this operation warns: at the
 // operation, naming the place in the skill.
-func (o *operation) schemaWarn(member string) func(string, string) {
-	return func(at, reason string) {
-		o.warn(o.at, fmt.Sprintf("%s: %s", fieldOf(member, at), reason))
-	}
-}
-
-// fieldOf phrases a pointer inside a skill's inputs or output.
-func fieldOf(member, at string) string {
-	if !strings.HasPrefix(at, member) {
-		at = member + at
-	}
-	return skillcat.PointerField(at)
+func (o *operation) schemaWarn(at skillcat.Path, reason string) {
+	o.warn(o.at, fmt.Sprintf("%s: %s", at.Field(), reason))
 }
 
 // pickMedia chooses the media type of a content map: application/json,

@@ -9,6 +9,7 @@ import (
 	"net/url"
 
 	"github.com/getkin/kin-openapi/openapi3"
+	skillcat "github.com/skillcat/skillcat"
 )
 
 // maxSchemaDepth bounds how deeply a converted schema nests; deeper parts
@@ -22,20 +23,21 @@ const componentPrefix = "#/components/schemas/"
 // Schema 2020-12, collecting every component schema they refer to,
 // directly or through each other, as $defs of the one root schema.
 type schemaSet struct {
-	doc   *document
-	defs  map[string]any // component name → converted schema (nil while converting)
-	order []string
-	stack map[string]bool // $refs other than components being inlined now
-	warn  func(pointer, reason string)
+	doc    *document
+	defs   map[string]any // component name → converted schema (nil while converting)
+	order  []string
+	stack  map[string]bool                       // $refs other than components being inlined now
+	member string                                // the skill's member the schema is: inputs or output
+	warn   func(at skillcat.Path, reason string) // at is the place in the skill
 }
 
-func newSchemaSet(doc *document, warn func(pointer, reason string)) *schemaSet {
-	return &schemaSet{doc: doc, defs: map[string]any{}, stack: map[string]bool{}, warn: warn}
+func newSchemaSet(doc *document, member string, warn func(at skillcat.Path, reason string)) *schemaSet {
+	return &schemaSet{doc: doc, defs: map[string]any{}, stack: map[string]bool{}, member: member, warn: warn}
 }
 
 // ref converts a schema of the library's model. A nil schema is the empty
 // schema, which allows anything.
-func (s *schemaSet) ref(sr *openapi3.SchemaRef, at string) any {
+func (s *schemaSet) ref(sr *openapi3.SchemaRef, at skillcat.Path) any {
 	if sr == nil {
 		return map[string]any{}
 	}
@@ -94,8 +96,8 @@ const (
 // 2020-12: 3.0's nullable, boolean exclusive bounds and example become
 // their 2020-12 forms, OpenAPI-only keywords (discriminator, xml,
 // externalDocs, x-…) are dropped, and $refs to component schemas point to
-// $defs. at is the JSON Pointer of the schema in the skill, for warnings.
-func (s *schemaSet) convert(v any, at string, depth int) any {
+// $defs. at is the place of the schema in the skill, for warnings.
+func (s *schemaSet) convert(v any, at skillcat.Path, depth int) any {
 	switch v := v.(type) {
 	case bool:
 		return v
@@ -110,7 +112,7 @@ func (s *schemaSet) convert(v any, at string, depth int) any {
 	return map[string]any{}
 }
 
-func (s *schemaSet) object(in map[string]any, at string, depth int) any {
+func (s *schemaSet) object(in map[string]any, at skillcat.Path, depth int) any {
 	if ref, ok := in["$ref"].(string); ok {
 		out := s.refTo(ref, at, depth)
 		if !s.doc.v31 {
@@ -144,7 +146,7 @@ func (s *schemaSet) object(in map[string]any, at string, depth int) any {
 		case !known:
 			continue // discriminator, xml, externalDocs, x-…, $id, $schema and the like
 		}
-		p := at + "/" + escape(k)
+		p := at.Member(k)
 		switch kw {
 		case kwPlain:
 			if clean, ok := s.plainKeyword(k, val, p); ok {
@@ -160,7 +162,7 @@ func (s *schemaSet) object(in map[string]any, at string, depth int) any {
 			}
 			conv := make([]any, len(list))
 			for i, it := range list {
-				conv[i] = s.convert(it, fmt.Sprintf("%s/%d", p, i), depth+1)
+				conv[i] = s.convert(it, p.Item(i), depth+1)
 			}
 			out[k] = conv
 		case kwMap:
@@ -171,7 +173,7 @@ func (s *schemaSet) object(in map[string]any, at string, depth int) any {
 			}
 			conv := make(map[string]any, len(m))
 			for _, name := range sortedKeys(m) {
-				conv[name] = s.convert(m[name], p+"/"+escape(name), depth+1)
+				conv[name] = s.convert(m[name], p.Member(name), depth+1)
 			}
 			out[k] = conv
 		}
@@ -209,7 +211,7 @@ func (s *schemaSet) bounds(in, out map[string]any) {
 
 // plainKeyword checks the value of a keyword without subschemas, dropping
 // one whose type JSON Schema does not allow.
-func (s *schemaSet) plainKeyword(k string, v any, at string) (any, bool) {
+func (s *schemaSet) plainKeyword(k string, v any, at skillcat.Path) (any, bool) {
 	bad := func(want string) (any, bool) {
 		s.warn(at, fmt.Sprintf("%s dropped: want %s, got %s", k, want, kind(v)))
 		return nil, false
@@ -319,7 +321,7 @@ func nullable(out map[string]any) any {
 // $defs member of that name, converted once however often it is used (so
 // cycles end); any other ref inside the document is followed and inlined,
 // and one that loops, or that points nowhere, allows anything.
-func (s *schemaSet) refTo(ref, at string, depth int) any {
+func (s *schemaSet) refTo(ref string, at skillcat.Path, depth int) any {
 	if name, ok := strings.CutPrefix(ref, componentPrefix); ok && !strings.Contains(name, "/") {
 		name = unescape(name)
 		if _, seen := s.defs[name]; !seen {
@@ -330,7 +332,7 @@ func (s *schemaSet) refTo(ref, at string, depth int) any {
 			}
 			s.defs[name] = nil
 			s.order = append(s.order, name)
-			s.defs[name] = s.convert(target, "/$defs/"+escape(name), 0)
+			s.defs[name] = s.convert(target, skillcat.Members(s.member, "$defs", name), 0)
 		}
 		return map[string]any{"$ref": "#/$defs/" + escape(name)}
 	}
