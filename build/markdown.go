@@ -72,7 +72,7 @@ var ReservedIDs = []string{
 // one of ReservedIDs.
 type headingIDs struct{ used map[string]bool }
 
-func newHeadingIDs() *headingIDs { return &headingIDs{used: map[string]bool{}} }
+func newHeadingIDs() *headingIDs { return &headingIDs{} }
 
 // reservedIDs is ReservedIDs as a set.
 var reservedIDs = func() map[string]bool {
@@ -103,7 +103,7 @@ func (s *headingIDs) Generate(value []byte, kind ast.NodeKind) []byte {
 	for i := 1; s.used[id] || reservedIDs[id] || isExampleID(id); i++ {
 		id = base + "-" + strconv.Itoa(i)
 	}
-	s.used[id] = true
+	s.put(id)
 	return []byte(id)
 }
 
@@ -121,7 +121,15 @@ func isExampleID(id string) bool {
 	return true
 }
 
-func (s *headingIDs) Put(value []byte) { s.used[string(value)] = true }
+func (s *headingIDs) Put(value []byte) { s.put(string(value)) }
+
+// put marks id used; the set is made at the first heading.
+func (s *headingIDs) put(id string) {
+	if s.used == nil {
+		s.used = map[string]bool{}
+	}
+	s.used[id] = true
+}
 
 // pageTransformer fits a parsed document into a page: its headings are
 // shifted so the highest is an h2 (the page has the h1) and get ids from

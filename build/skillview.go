@@ -354,12 +354,7 @@ func (w *schemaWalker) walk(sch *skillcat.Node, prefix string, depth int) {
 		}
 		return
 	}
-	required := map[string]bool{}
-	if req := sch.Get("required"); req != nil {
-		for _, it := range req.Items {
-			required[it.Text] = true
-		}
-	}
+	required := requiredNames(sch.Get("required"))
 	for _, m := range props.Members {
 		if len(w.rows) >= maxSchemaRows {
 			return
@@ -368,9 +363,33 @@ func (w *schemaWalker) walk(sch *skillcat.Node, prefix string, depth int) {
 		if prefix != "" {
 			parent = prefix + "."
 		}
-		w.rows = append(w.rows, w.rowOf(m.Value, m.Name, parent, depth, required[m.Name]))
+		w.rows = append(w.rows, w.rowOf(m.Value, m.Name, parent, depth, required(m.Name)))
 		w.walk(m.Value, parent+m.Name, depth+1)
 	}
+}
+
+// requiredNames reports whether a name is among the items of a schema's
+// "required" (nil for none): a scan of a short list, a set for a long one.
+func requiredNames(req *skillcat.Node) func(string) bool {
+	var items []*skillcat.Node
+	if req != nil {
+		items = req.Items
+	}
+	if len(items) <= 16 {
+		return func(name string) bool {
+			for _, it := range items {
+				if it.Text == name {
+					return true
+				}
+			}
+			return false
+		}
+	}
+	set := make(map[string]bool, len(items))
+	for _, it := range items {
+		set[it.Text] = true
+	}
+	return func(name string) bool { return set[name] }
 }
 
 // typeOf names a schema's type in words: "string (date-time)", "array of

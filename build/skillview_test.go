@@ -51,3 +51,28 @@ func TestSchemaViewsRemember(t *testing.T) {
 		t.Error("a schema larger than maxViewedSchema is remembered")
 	}
 }
+
+// TestSchemaRowsRequired checks the Required flag of rows, with short and
+// long "required" lists.
+func TestSchemaRowsRequired(t *testing.T) {
+	for _, n := range []int{0, 3, 16, 17, 40} {
+		var props, req []string
+		for i := 0; i < 40; i++ {
+			props = append(props, fmt.Sprintf(`"p%d": {"type": "string"}`, i))
+		}
+		for i := 0; i < n; i++ {
+			req = append(req, fmt.Sprintf(`"p%d"`, 2*i%41))
+		}
+		raw := json.RawMessage(`{"type": "object", "properties": {` + strings.Join(props, ",") + `}, "required": [` + strings.Join(req, ",") + `]}`)
+		v := schemaViewOf(raw)
+		for i, r := range v.Rows {
+			want := false
+			for j := 0; j < n; j++ {
+				want = want || 2*j%41 == i
+			}
+			if r.Required != want {
+				t.Errorf("%d required: row %s: Required %v, want %v", n, r.Name, r.Required, want)
+			}
+		}
+	}
+}
