@@ -1,0 +1,181 @@
+package build_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"testing/fstest"
+	"time"
+
+	"github.com/skillcat/skillcat/build"
+	"github.com/skillcat/skillcat/internal/treetest"
+	"github.com/skillcat/skillcat/synth"
+)
+
+// TestIncrementalListingsEqualCold holds the rebuild cache's finer keys
+// (listing pages keyed by what they show, search tokens kept per skill,
+// llms-full.txt and SKILL.md taken from the previous output) to a cold
+// build, on a catalog long enough for several home and type pages, through
+// the edits that move a skill on or off a listing or change what its card
+// and search entry show: its type, tags, name, summary, access (both ways),
+// id, removal, and every build setting a listing depends on (base URL,
+// SOURCE_DATE_EPOCH, templates, the site file). After each edit, the
+// output of a build with the cache must be byte for byte a cold build's.
+func TestIncrementalListingsEqualCold(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a 120-skill catalog 40 times")
+	}
+	defer build.SetRacyWindow(0)()
+	dir := t.TempDir()
+	content := filepath.Join(dir, "content")
+	const n = 120
+	if err := synth.Write(content, n, 11); err != nil {
+		t.Fatal(err)
+	}
+	out, cacheFile := filepath.Join(dir, "out"), filepath.Join(dir, "cache.sqlite")
+	base := build.Config{Content: os.DirFS(content), ContentLabel: content, ContentPath: content, Workers: 2,
+		Time: time.Unix(1700000000, 0).UTC()}
+	cfg := base
+	run := func(out, cache string, previous string) {
+		t.Helper()
+		c := cfg
+		c.Out, c.Cache = out, cache
+		if previous != "" {
+			c.Previous = os.DirFS(previous)
+		}
+		if _, err := build.Build(context.Background(), c); err != nil {
+			t.Fatalf("build %s: %v", out, err)
+		}
+	}
+	run(out, cacheFile, "")
+
+	// edit rewrites JSON source i with change applied to its members.
+	edit := func(i int, change func(d map[string]any)) {
+		t.Helper()
+		if i%2 == 1 {
+			t.Fatalf("source %d is Markdown; edit an even one", i)
+		}
+		name := filepath.Join(content, synth.Name(i))
+		data, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dec := json.NewDecoder(bytes.NewReader(data))
+		dec.UseNumber()
+		var d map[string]any
+		if err := dec.Decode(&d); err != nil {
+			t.Fatal(err)
+		}
+		change(d)
+		if data, err = json.MarshalIndent(d, "", "  "); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(name, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	set := func(member string, v any) func(map[string]any) {
+		return func(d map[string]any) { d[member] = v }
+	}
+	otherType := func(d map[string]any) {
+		next := map[any]string{"api": "task", "task": "knowledge", "knowledge": "plugin", "plugin": "api"}
+		d["capability_type"] = next[d["capability_type"]]
+	}
+	public := func(d map[string]any) {
+		d["access"] = "public"
+	}
+	steps := []struct {
+		name string
+		do   func()
+	}{
+		{"type changed", func() { edit(2, otherType) }},
+		{"type changed, last page", func() { edit(n-2, otherType) }},
+		{"tags changed", func() { edit(4, set("tags", []any{"review-tag", "zz-new"})) }},
+		{"tags removed", func() { edit(4, func(d map[string]any) { delete(d, "tags") }) }},
+		{"name changed", func() { edit(6, set("name", "Renamed <b>&amp;</b> \u2028 skill")) }},
+		{"summary changed", func() {
+			edit(8, func(d map[string]any) { d["description"] = "A new first paragraph.\n\n" + d["description"].(string) })
+		}},
+		{"made private", func() { edit(10, set("access", "private")) }},
+		{"made public again", func() { edit(10, public) }},
+		{"made restricted", func() {
+			edit(12, func(d map[string]any) {
+				d["access"] = "restricted"
+				d["auth"] = map[string]any{"type": "custom", "instructions": "Ask."}
+			})
+		}},
+		{"id changed", func() {
+			edit(14, func(d map[string]any) { d["id"] = "zz-renamed." + d["id"].(string) })
+		}},
+		{"removed", func() { os.Remove(filepath.Join(content, synth.Name(16))) }},
+		{"private and type changed", func() {
+			edit(18, func(d map[string]any) { otherType(d); d["access"] = "private" })
+		}},
+		{"added private", func() {
+			data := []byte(`{"protocol": {"version": "1.0.0"}, "id": "zz-secret.added", "name": "Secret Added Name",
+  "version": "1.0.0", "capability_type": "api", "access": "private", "description": "Secret first paragraph.",
+  "provider": {"name": "Secret Provider"}, "endpoint": {"url": "https://secret.example/x"}, "auth": {"type": "none"},
+  "tags": ["secret-tag"], "inputs": {"type": "object"}, "output": true}`)
+			if err := os.WriteFile(filepath.Join(content, "secret.json"), data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"private one's type changed", func() {
+			name := filepath.Join(content, "secret.json")
+			data, _ := os.ReadFile(name)
+			os.WriteFile(name, bytes.Replace(data, []byte(`"api"`), []byte(`"task"`), 1), 0o644)
+		}},
+		{"base URL", func() { cfg.BaseURL = "https://example.com/catalog/" }},
+		{"base URL changed", func() { cfg.BaseURL = "https://other.example/" }},
+		{"SOURCE_DATE_EPOCH", func() { cfg.Time = time.Unix(1800000000, 0).UTC() }},
+		{"site file", func() {
+			os.WriteFile(filepath.Join(content, "_index.md"), []byte("---\ntitle: \"Renamed <catalog>\"\n---\nHello.\n"), 0o644)
+		}},
+		{"site file exports", func() {
+			os.WriteFile(filepath.Join(content, "_index.md"), []byte("---\ntitle: \"Renamed <catalog>\"\nexports:\n  agent_skills: false\n---\nHello.\n"), 0o644)
+		}},
+		{"templates", func() {
+			cfg.Templates = fstest.MapFS{"assets/extra.txt": {Data: []byte("x")}}
+		}},
+		{"templates changed", func() {
+			cfg.Templates = fstest.MapFS{"assets/extra.txt": {Data: []byte("y")}}
+		}},
+		{"templates gone", func() { cfg.Templates = nil }},
+	}
+	for _, s := range steps {
+		previous := filepath.Join(dir, "previous")
+		os.RemoveAll(previous)
+		if err := os.CopyFS(filepath.Join(previous, "changes"), os.DirFS(filepath.Join(out, "changes"))); err != nil {
+			t.Fatal(err)
+		}
+		s.do()
+		run(out, cacheFile, "")
+		cold := filepath.Join(dir, "cold")
+		os.RemoveAll(cold)
+		run(cold, "", previous)
+		if d := treetest.Diff(treetest.Files(t, out), treetest.Files(t, cold)); d != "" {
+			t.Fatalf("after %q, the output differs from a cold build's:\n%s", s.name, d)
+		}
+	}
+	// Nothing of the skill private from the start is anywhere in the
+	// output (a skill made private has a delete event in the change feed).
+	for _, secret := range []string{"zz-secret", "Secret Added", "Secret first", "Secret Provider", "secret.example", "secret-tag"} {
+		err := filepath.WalkDir(out, func(p string, e os.DirEntry, err error) error {
+			if err != nil || e.IsDir() {
+				return err
+			}
+			b, err := os.ReadFile(p)
+			if err == nil && (bytes.Contains(b, []byte(secret)) || strings.Contains(p, secret)) {
+				t.Errorf("%s: holds %q of a private skill", p, secret)
+			}
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+}
