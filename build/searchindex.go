@@ -224,12 +224,13 @@ func collectPostings(ctx context.Context, cat *catalog, docs []listItem, digests
 		}()
 	}
 	merged := make(chan struct{})
+	var putErr error
 	go func() {
 		defer close(merged)
 		for r := range results {
 			merge(r.doc, r.toks)
-			if cat.cache != nil {
-				cat.cache.PutPart(searchPart, keys[r.doc], encodeTokens(r.toks))
+			if cat.cache != nil && putErr == nil {
+				putErr = cat.cache.PutPart(ctx, searchPart, keys[r.doc], encodeTokens(r.toks))
 			}
 		}
 	}()
@@ -265,6 +266,9 @@ func collectPostings(ctx context.Context, cat *catalog, docs []listItem, digests
 	<-merged
 	if err == nil {
 		err = firstErr
+	}
+	if err == nil {
+		err = putErr
 	}
 	if err != nil {
 		return nil, err

@@ -492,27 +492,48 @@ func (t *CacheTx) UsePart(kind, key string) {
 	t.mu.Unlock()
 }
 
-// PutPart records a part for the next build; it is written at Commit.
-func (t *CacheTx) PutPart(kind, key, data string) {
+// PutPart records a part for the next build. Parts are written in
+// batches of partBatch, so that a large catalog's are not all held until
+// Commit.
+func (t *CacheTx) PutPart(ctx context.Context, kind, key, data string) error {
 	t.mu.Lock()
+	defer t.mu.Unlock()
 	t.usedParts = append(t.usedParts, kind+" "+key)
 	t.newParts = append(t.newParts, part{kind, key, data, partSum(kind, key, data)})
-	t.mu.Unlock()
+	if len(t.newParts) < partBatch {
+		return nil
+	}
+	if err := t.writeParts(ctx); err != nil {
+		return fmt.Errorf("update cache: %w", err)
+	}
+	return nil
+}
+
+// partBatch is how many parts PutPart holds before it writes them.
+const partBatch = 512
+
+// writeParts writes the parts made since the last call, in one statement.
+func (t *CacheTx) writeParts(ctx context.Context) error {
+	if len(t.newParts) == 0 {
+		return nil
+	}
+	list, err := json.Marshal(t.newParts)
+	if err != nil {
+		return err
+	}
+	if _, err := t.tx.ExecContext(ctx, `INSERT OR REPLACE INTO parts (kind, key, data, sum)
+		SELECT value ->> 'kind', value ->> 'key', value ->> 'data', value ->> 'sum' FROM json_each(?)`, string(list)); err != nil {
+		return err
+	}
+	t.newParts = t.newParts[:0]
+	return nil
 }
 
 // saveParts writes the parts made and drops those neither used nor made,
 // each in one statement.
 func (t *CacheTx) saveParts(ctx context.Context) error {
-	if len(t.newParts) > 0 {
-		list, err := json.Marshal(t.newParts)
-		if err != nil {
-			return err
-		}
-		if _, err := t.tx.ExecContext(ctx, `INSERT OR REPLACE INTO parts (kind, key, data, sum)
-			SELECT value ->> 'kind', value ->> 'key', value ->> 'data', value ->> 'sum' FROM json_each(?)`, string(list)); err != nil {
-			return err
-		}
-		t.newParts = nil
+	if err := t.writeParts(ctx); err != nil {
+		return err
 	}
 	if t.keepParts {
 		return nil
