@@ -113,7 +113,9 @@ func (q *quickReader) mapping(indent int) (*yaml.Node, bool) {
 				v, ok = q.mapping(q.lines[q.i].indent)
 			}
 		} else {
-			col := indent + len(ln.text) - len(value) + 1
+			// Columns count code points, as yaml.v3's do (a quoted key
+			// may hold any letters).
+			col := indent + utf8.RuneCountInString(ln.text[:len(ln.text)-len(value)]) + 1
 			v, ok = scalarNode(value, ln.num, col)
 		}
 		if !ok {
