@@ -84,9 +84,9 @@ func TestQuickYAMLIsYAML(t *testing.T) {
 		"\"a'b\"", "'a\"b'", "\"a\"b\"", "a, b", "[a]", "{a: 1}", "a]", "~", "null", "é", "a #b", "#c", "*a", "&a b", "!t x",
 		"!!str 1", "|", ">", "%x", "@x", "`x", "...", "---", "\"open", "'x''y'", "a\\b", "\"a\\nb\"", "x\u2028y", "x\u0085y",
 		"\ufeffx", "a\"b", "it's", "2001-12-14", "0o17", "0x1F", "+1", "1e3", "yes", "on", "= x", "a  b", "$x", "x y z"}
-	safeKeys := []string{"a", "b", "id", "$schema", "x-y", "a.b", "1", "true", "\"q:r\"", "\"a b\"", "\"日本語\"", "\"é\""}
+	safeKeys := []string{"a", "b", "id", "$schema", "x-y", "a.b", "1", "true", "\"q:r\"", "\"a b\"", "\"日本語\"", "\"é\"", "\"😀\""}
 	safeValues := []string{"1", "-1", "0.5", "http://x/y", "\"d\"", "'q'", "a", "b c", "é", "[]", "{}", "~", "null",
-		"2001-12-14", "0x1F", "\"a, b: c\"", "a, b", "?x", ":x", "-x", "'it''s'", "\"\"", "''"}
+		"2001-12-14", "0x1F", "\"a, b: c\"", "a, b", "?x", ":x", "-x", "'it''s'", "\"\"", "''", "😀 x", "x\u00a0y", "\"𝄞\""}
 	var accepted, declined int
 	rapid.Check(t, func(rt *rapid.T) {
 		tricky := rapid.SampledFrom([]int{0, 0, 20, 5}).Draw(rt, "tricky") // one piece in N is a tricky one
