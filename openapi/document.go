@@ -554,4 +554,3 @@ func (d *document) path(pointer string) skillcat.Path {
 	}
 	return p
 }
-
