@@ -95,19 +95,7 @@ func (w *htmlOut) cards(r routes, pg *page) {
 		w.raw(`</span> <span class="card-version">v`)
 		w.text(s.Version)
 		w.raw(`</span></p>`)
-		if len(s.Tags) > 0 {
-			w.raw("\n<ul class=\"tags\" aria-label=\"Tags\">")
-			for _, tag := range s.Tags {
-				w.raw(`<li><a href="`)
-				w.url(home)
-				w.raw(`?q=`)
-				w.query(tag)
-				w.raw(`">`)
-				w.text(tag)
-				w.raw(`</a></li>`)
-			}
-			w.raw(`</ul>`)
-		}
+		w.tags("\n", home, s.Tags)
 		w.raw(`</li>`)
 	}
 	w.raw("\n</ul>\n")

@@ -122,3 +122,24 @@ func safeTemplateURL(s string) bool {
 	}
 	return true
 }
+
+// tags writes a list of tags, each a link to the home page's search for
+// it, after lead (the line break and indent before the list); nothing when
+// there are none.
+func (w *htmlOut) tags(lead, home string, tags []string) {
+	if len(tags) == 0 {
+		return
+	}
+	w.raw(lead)
+	w.raw(`<ul class="tags" aria-label="Tags">`)
+	for _, tag := range tags {
+		w.raw(`<li><a href="`)
+		w.url(home)
+		w.raw(`?q=`)
+		w.query(tag)
+		w.raw(`">`)
+		w.text(tag)
+		w.raw(`</a></li>`)
+	}
+	w.raw(`</ul>`)
+}

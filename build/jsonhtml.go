@@ -22,39 +22,9 @@ func highlightJSONText(data string) template.HTML {
 		c := data[i]
 		switch {
 		case c == '"':
-			j := i + 1
-			for j < len(data) && data[j] != '"' {
-				if data[j] == '\\' {
-					j++
-				}
-				j++
-			}
-			j = min(j+1, len(data))
-			k := j
-			for k < len(data) && (data[k] == ' ' || data[k] == '\n' || data[k] == '\t' || data[k] == '\r') {
-				k++
-			}
-			if k < len(data) && data[k] == ':' {
-				out = appendJSONSpan(out, "nt", data[i:j])
-			} else {
-				out = appendJSONSpan(out, "s2", data[i:j])
-			}
-			i = j
+			out, i = appendJSONString(out, data, i)
 		case c == '-' || (c >= '0' && c <= '9'):
-			j := i + 1
-			float := false
-			for j < len(data) && strings.IndexByte("0123456789.eE+-", data[j]) >= 0 {
-				if data[j] == '.' || data[j] == 'e' || data[j] == 'E' {
-					float = true
-				}
-				j++
-			}
-			if float {
-				out = appendJSONSpan(out, "mf", data[i:j])
-			} else {
-				out = appendJSONSpan(out, "mi", data[i:j])
-			}
-			i = j
+			out, i = appendJSONNumber(out, data, i)
 		case c == 't' || c == 'f' || c == 'n':
 			j := i
 			for j < len(data) && data[j] >= 'a' && data[j] <= 'z' {
@@ -167,24 +137,7 @@ func highlightIndented(raw []byte) template.HTML {
 			out = appendJSONSpan(out, "p", data[i:i+1])
 			i++
 		case '"':
-			j := i + 1
-			for data[j] != '"' {
-				if data[j] == '\\' {
-					j++
-				}
-				j++
-			}
-			j++
-			k := j
-			for k < len(data) && (data[k] == ' ' || data[k] == '\n' || data[k] == '\t' || data[k] == '\r') {
-				k++
-			}
-			if k < len(data) && data[k] == ':' {
-				out = appendJSONSpan(out, "nt", data[i:j])
-			} else {
-				out = appendJSONSpan(out, "s2", data[i:j])
-			}
-			i = j
+			out, i = appendJSONString(out, data, i)
 		case 't', 'f', 'n':
 			j := i
 			for j < len(data) && data[j] >= 'a' && data[j] <= 'z' {
@@ -193,20 +146,49 @@ func highlightIndented(raw []byte) template.HTML {
 			out = appendJSONSpan(out, "kc", data[i:j])
 			i = j
 		default: // a number
-			j, float := i+1, false
-			for j < len(data) && strings.IndexByte("0123456789.eE+-", data[j]) >= 0 {
-				float = float || data[j] == '.' || data[j] == 'e' || data[j] == 'E'
-				j++
-			}
-			if float {
-				out = appendJSONSpan(out, "mf", data[i:j])
-			} else {
-				out = appendJSONSpan(out, "mi", data[i:j])
-			}
-			i = j
+			out, i = appendJSONNumber(out, data, i)
 		}
 	}
 	return template.HTML(out)
+}
+
+// appendJSONString appends the string starting at data[i] (its opening
+// quote) as a span, nt when a colon follows it (a member name) and s2
+// otherwise, and returns the index after it.
+func appendJSONString(out []byte, data string, i int) ([]byte, int) {
+	j := i + 1
+	for j < len(data) && data[j] != '"' {
+		if data[j] == '\\' {
+			j++
+		}
+		j++
+	}
+	j = min(j+1, len(data))
+	k := j
+	for k < len(data) && (data[k] == ' ' || data[k] == '\n' || data[k] == '\t' || data[k] == '\r') {
+		k++
+	}
+	class := "s2"
+	if k < len(data) && data[k] == ':' {
+		class = "nt"
+	}
+	return appendJSONSpan(out, class, data[i:j]), j
+}
+
+// appendJSONNumber appends the number starting at data[i] as a span, mf
+// when it has a fraction or an exponent and mi otherwise, and returns the
+// index after it.
+func appendJSONNumber(out []byte, data string, i int) ([]byte, int) {
+	j, float := i+1, false
+	for j < len(data) && strings.IndexByte("0123456789.eE+-", data[j]) >= 0 {
+		float = float || data[j] == '.' || data[j] == 'e' || data[j] == 'E'
+		j++
+	}
+	class := "mi"
+	if float {
+		class = "mf"
+	}
+	return appendJSONSpan(out, class, data[i:j]), j
 }
 
 // isPlainJSON reports whether code is one JSON text in valid UTF-8 with no

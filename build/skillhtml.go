@@ -241,19 +241,7 @@ func (w *htmlOut) skillMain(p *pages, pg *page, home string) {
 	w.raw("</li>\n        <li><span class=\"visually-hidden\">Id </span><code class=\"skill-id\">")
 	w.text(d.ID)
 	w.raw("</code></li>\n      </ul>")
-	if len(d.Tags) > 0 {
-		w.raw("\n      <ul class=\"tags\" aria-label=\"Tags\">")
-		for _, tag := range d.Tags {
-			w.raw(`<li><a href="`)
-			w.url(home)
-			w.raw(`?q=`)
-			w.query(tag)
-			w.raw(`">`)
-			w.text(tag)
-			w.raw(`</a></li>`)
-		}
-		w.raw(`</ul>`)
-	}
+	w.tags("\n      ", home, d.Tags)
 	w.raw("\n    </header>\n\n    <div class=\"skill-layout\">\n      <section class=\"prose description\" id=\"description\" aria-label=\"Description\">\n        ")
 	w.raw(string(v.Description))
 	w.raw("\n      </section>\n\n      <div class=\"skill-side\">\n        <section class=\"panel\" aria-labelledby=\"call\">\n          <h2 id=\"call\">Calling it</h2>\n          <dl class=\"facts\">\n            <dt>Endpoint</dt>\n            <dd class=\"endpoint\"><span class=\"method method-")
