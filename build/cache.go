@@ -15,6 +15,7 @@ import (
 	"time"
 
 	skillcat "github.com/skillcat/skillcat"
+	"github.com/skillcat/skillcat/jose"
 	"github.com/skillcat/skillcat/store"
 	"github.com/skillcat/skillcat/templates"
 )
@@ -108,6 +109,22 @@ func siteKeys(cfg Config) (buildKeys, error) {
 	return buildKeys{site: hex.EncodeToString(h.Sum(nil))}, nil
 }
 
+// publishedKeys sums up the public keys a build publishes: the signing
+// key's, which makes the signatures, and jwks.json as it lists them; ""
+// for none. No private key goes in.
+func publishedKeys(cfg Config) string {
+	if cfg.Signer == nil && len(cfg.PublishKeys) == 0 {
+		return ""
+	}
+	h := sha256.New()
+	if cfg.Signer != nil {
+		h.Write(jose.MarshalJWK(cfg.Signer.Public()))
+	}
+	h.Write([]byte{0})
+	h.Write(keySet(cfg))
+	return hex.EncodeToString(h.Sum(nil))
+}
+
 // fingerprint sums up the sources by path and identity; "" when the
 // identity of one is unknown (the sources cannot then be called unchanged
 // without reading them).
@@ -135,6 +152,13 @@ func upToDate(ctx context.Context, cfg Config, cache *store.CacheTx, keys buildK
 	}
 	sources, err := cache.Meta(ctx, "sources")
 	if err != nil || site != keys.site || sources == "" {
+		return nil, false, err
+	}
+	// The keys published and the change feed's history are no source and
+	// no page's setting: a new key, a key dropped, a history to start over
+	// or to continue from elsewhere change the output all the same.
+	published, err := cache.Meta(ctx, "keys")
+	if err != nil || published != publishedKeys(cfg) || cfg.ResetChanges || cfg.Previous != nil {
 		return nil, false, err
 	}
 	skip, _ := outputWithin(cfg)
@@ -179,6 +203,7 @@ func recordBuild(ctx context.Context, cache *store.CacheTx, o *output, keys buil
 	}
 	for name, value := range map[string]string{
 		"site":     keys.site,
+		"keys":     publishedKeys(o.cfg),
 		"sources":  fingerprint(cat.sources),
 		"counts":   strconv.Itoa(res.Published) + " " + strconv.Itoa(res.Private),
 		"warnings": string(warnings),

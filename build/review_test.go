@@ -3,6 +3,7 @@ package build_test
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/skillcat/skillcat/build"
 	"github.com/skillcat/skillcat/internal/treetest"
+	"github.com/skillcat/skillcat/jose"
 	"github.com/skillcat/skillcat/synth"
 )
 
@@ -177,5 +179,70 @@ func TestIncrementalListingsEqualCold(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// TestUpToDateSeesSigning checks that a build with the cache over
+// unchanged sources is "up to date" only when it would publish what the
+// last build did: adding a signing key must publish the signatures and the
+// key set, removing it must take them away, a published key added must
+// reach jwks.json, and --reset-changes must start a new history, each as a
+// cold build does. They are no source and no page's setting, so the
+// up-to-date check overlooked them.
+func TestUpToDateSeesSigning(t *testing.T) {
+	defer build.SetRacyWindow(0)()
+	dir := t.TempDir()
+	content := filepath.Join(dir, "content")
+	if err := synth.Write(content, 6, 5); err != nil {
+		t.Fatal(err)
+	}
+	signer, err := jose.GenerateKey(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, err := jose.GenerateKey(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, cacheFile := filepath.Join(dir, "out"), filepath.Join(dir, "cache.sqlite")
+	cfg := build.Config{Content: os.DirFS(content), ContentLabel: content, ContentPath: content, Workers: 2,
+		Time: time.Unix(1700000000, 0).UTC()}
+	run := func(c build.Config, out, cache string) *build.Result {
+		t.Helper()
+		c.Out, c.Cache = out, cache
+		res, err := build.Build(context.Background(), c)
+		if err != nil {
+			t.Fatalf("build %s: %v", out, err)
+		}
+		return res
+	}
+	run(cfg, out, cacheFile)
+	for _, s := range []struct {
+		name   string
+		change func(c *build.Config)
+	}{
+		{"signing key added", func(c *build.Config) { c.Signer = signer }},
+		{"published key added", func(c *build.Config) { c.PublishKeys = []jose.PublicKey{other.Public()} }},
+		{"signing key changed", func(c *build.Config) { c.Signer = other }},
+		{"signing key removed", func(c *build.Config) { c.Signer = nil }},
+		{"published key removed", func(c *build.Config) { c.PublishKeys = nil }},
+		{"new change history", func(c *build.Config) { c.ResetChanges = true }},
+	} {
+		s.change(&cfg)
+		previous := filepath.Join(dir, "previous")
+		os.RemoveAll(previous)
+		if err := os.CopyFS(filepath.Join(previous, "changes"), os.DirFS(filepath.Join(out, "changes"))); err != nil {
+			t.Fatal(err)
+		}
+		res := run(cfg, out, cacheFile)
+		cold := filepath.Join(dir, "cold")
+		os.RemoveAll(cold)
+		coldCfg := cfg
+		coldCfg.Previous = os.DirFS(previous) // the history a reset replaces, too
+		run(coldCfg, cold, "")
+		if d := treetest.Diff(treetest.Files(t, out), treetest.Files(t, cold)); d != "" {
+			t.Fatalf("after %q (up to date: %t), the output differs from a cold build's:\n%s", s.name, res.UpToDate, d)
+		}
+		cfg.ResetChanges = false
 	}
 }
