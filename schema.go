@@ -148,6 +148,16 @@ func (tr *translator) walk(e *jsonschema.ValidationError) {
 			tr.walk(c)
 			return
 		}
+	case *kind.PropertyNames:
+		if obj, path, ok := tr.nameOwner(e, k.Property); ok {
+			for _, m := range obj.Members {
+				if m.Name == k.Property {
+					tr.add(m.Key, path.Member(m.Name), "its name "+nameReason(e)+"; got "+quoteString(m.Name))
+					break
+				}
+			}
+			return
+		}
 	case *kind.Required:
 		for _, name := range k.Missing {
 			path := tr.path(e).Member(name)
@@ -160,6 +170,77 @@ func (tr *translator) walk(e *jsonschema.ValidationError) {
 		return
 	}
 	tr.add(tr.nodeAt(e), tr.path(e), tr.reason(e))
+}
+
+// nameOwner finds the object whose member name failed "propertyNames".
+// jsonschema/v6 gives such an error its validator's location slice, which
+// later siblings overwrite, so only its length can be trusted: the owner
+// is the object at that depth holding a member of that name, and of
+// several the one that agrees with the location most (first in the source
+// on a tie).
+func (tr *translator) nameOwner(e *jsonschema.ValidationError, name string) (*Node, Path, bool) {
+	depth := len(e.InstanceLocation)
+	var best *Node
+	var bestPath Path
+	bestScore := -1
+	var walk func(n *Node, path Path)
+	walk = func(n *Node, path Path) {
+		if n == nil {
+			return
+		}
+		if len(path) == depth {
+			if n.Kind != Object {
+				return
+			}
+			score := 0
+			for i, st := range path {
+				if st.Token() == e.InstanceLocation[i] {
+					score++
+				}
+			}
+			if score > bestScore && slices.ContainsFunc(n.Members, func(m Member) bool { return m.Name == name }) {
+				best, bestPath, bestScore = n, path, score
+			}
+			return
+		}
+		for _, m := range n.Members {
+			walk(m.Value, path.Member(m.Name))
+		}
+		for i, it := range n.Items {
+			walk(it, path.Item(i))
+		}
+	}
+	walk(tr.base, nil)
+	if best == nil {
+		return nil, nil, false
+	}
+	return best, append(tr.prefix[:len(tr.prefix):len(tr.prefix)], bestPath...), true
+}
+
+// nameReason phrases why a member name failed "propertyNames", from the
+// first keyword that failed on it.
+func nameReason(e *jsonschema.ValidationError) string {
+	for len(e.Causes) == 1 {
+		e = e.Causes[0]
+	}
+	if len(e.Causes) > 0 {
+		e = e.Causes[0]
+	}
+	switch k := e.ErrorKind.(type) {
+	case *kind.Format:
+		return "must be a valid " + k.Want
+	case *kind.Pattern:
+		return fmt.Sprintf("must match the pattern %q", k.Want)
+	case *kind.MaxLength:
+		return fmt.Sprintf("must be at most %d characters", k.Want)
+	case *kind.MinLength:
+		return fmt.Sprintf("must be at least %d characters", k.Want)
+	case *kind.Enum, *kind.Const:
+		return "is not one of the names allowed"
+	case *kind.FalseSchema:
+		return "is not allowed"
+	}
+	return "is not allowed: " + e.ErrorKind.LocalizedString(printer)
 }
 
 // relevantBranch returns the one alternative of a failed anyOf or oneOf that
