@@ -363,6 +363,9 @@ func checkConfig(cfg *Config) error {
 	if _, holds := outputWithin(*cfg); holds {
 		return fmt.Errorf("%w: --out %q would replace the content directory %q, which it contains; choose an output folder outside it", ErrConfig, cfg.Out, cfg.ContentPath)
 	}
+	if cfg.Cache != "" && inside(realPath(cfg.Out), realPath(cfg.Cache)) {
+		return fmt.Errorf("%w: --cache %q lies inside the output %q, which each build replaces whole, and a host would serve it, private skills and all; keep it outside (by default it is .cache/skillcat/ beside the output)", ErrConfig, cfg.Cache, cfg.Out)
+	}
 	if info, err := os.Lstat(cfg.Out); err == nil && info.Mode()&os.ModeSymlink != 0 {
 		// Replace the folder the link points to; the link stays.
 		real, err := filepath.EvalSymlinks(cfg.Out)
@@ -430,6 +433,13 @@ func outputWithin(cfg Config) (rel string, holds bool) {
 		return "", err == nil && !outside(back)
 	}
 	return filepath.ToSlash(r), false
+}
+
+// inside reports whether path p is dir or lies under it (both cleaned and
+// absolute).
+func inside(dir, p string) bool {
+	r, err := filepath.Rel(dir, p)
+	return err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator))
 }
 
 // realPath returns p absolute, with the symbolic links of the part of it

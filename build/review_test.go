@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -244,5 +245,32 @@ func TestUpToDateSeesSigning(t *testing.T) {
 			t.Fatalf("after %q (up to date: %t), the output differs from a cold build's:\n%s", s.name, res.UpToDate, d)
 		}
 		cfg.ResetChanges = false
+	}
+}
+
+// TestCacheInsideOutputRefused checks that a rebuild cache inside the
+// output folder is a configuration error, before anything is written: the
+// folder is replaced whole by each build (so the cache would be lost every
+// time), and while it sits there a static host serves it, with every
+// private skill's row.
+func TestCacheInsideOutputRefused(t *testing.T) {
+	dir := t.TempDir()
+	content := filepath.Join(dir, "content")
+	if err := synth.Write(content, 2, 1); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "public")
+	for _, cache := range []string{filepath.Join(out, "cache.sqlite"), filepath.Join(out, "x", "..", "deep", "c.sqlite"), out} {
+		cfg := build.Config{Content: os.DirFS(content), ContentLabel: content, ContentPath: content, Out: out, Cache: cache}
+		if _, err := build.Build(context.Background(), cfg); !errors.Is(err, build.ErrConfig) || !strings.Contains(err.Error(), "--cache") {
+			t.Errorf("cache %s: got %v, want a configuration error naming --cache", cache, err)
+		}
+		if _, err := os.Stat(out); !os.IsNotExist(err) {
+			t.Fatalf("cache %s: the output was made", cache)
+		}
+	}
+	cfg := build.Config{Content: os.DirFS(content), ContentLabel: content, ContentPath: content, Out: out, Cache: filepath.Join(dir, "public-cache.sqlite")}
+	if _, err := build.Build(context.Background(), cfg); err != nil {
+		t.Errorf("a cache beside the output (a name that starts like it): %v", err)
 	}
 }
