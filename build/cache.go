@@ -1,6 +1,7 @@
 package build
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -9,6 +10,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"sync"
@@ -125,6 +127,22 @@ func publishedKeys(cfg Config) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
+// sameHistory reports whether the change feed the build continues is the
+// output's own: no Config.Previous, or one whose feed document is the
+// output's byte for byte (its pages are named in it by digest).
+func sameHistory(cfg Config) bool {
+	if cfg.Previous == nil {
+		return true
+	}
+	name := routes{}.changes()
+	theirs, err := fs.ReadFile(cfg.Previous, name)
+	if err != nil {
+		return false
+	}
+	ours, err := os.ReadFile(filepath.Join(cfg.Out, filepath.FromSlash(name)))
+	return err == nil && bytes.Equal(theirs, ours)
+}
+
 // fingerprint sums up the sources by path and identity; "" when the
 // identity of one is unknown (the sources cannot then be called unchanged
 // without reading them).
@@ -158,7 +176,7 @@ func upToDate(ctx context.Context, cfg Config, cache *store.CacheTx, keys buildK
 	// no page's setting: a new key, a key dropped, a history to start over
 	// or to continue from elsewhere change the output all the same.
 	published, err := cache.Meta(ctx, "keys")
-	if err != nil || published != publishedKeys(cfg) || cfg.ResetChanges || cfg.Previous != nil {
+	if err != nil || published != publishedKeys(cfg) || cfg.ResetChanges || !sameHistory(cfg) {
 		return nil, false, err
 	}
 	skip, _ := outputWithin(cfg)

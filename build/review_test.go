@@ -187,8 +187,9 @@ func TestIncrementalListingsEqualCold(t *testing.T) {
 // unchanged sources is "up to date" only when it would publish what the
 // last build did: adding a signing key must publish the signatures and the
 // key set, removing it must take them away, a published key added must
-// reach jwks.json, and --reset-changes must start a new history, each as a
-// cold build does. They are no source and no page's setting, so the
+// reach jwks.json, --reset-changes must start a new history and --previous
+// continue another one, each as a cold build does; --previous naming the
+// output's own history leaves it up to date. They are no source and no page's setting, so the
 // up-to-date check overlooked them.
 func TestUpToDateSeesSigning(t *testing.T) {
 	defer build.SetRacyWindow(0)()
@@ -228,6 +229,22 @@ func TestUpToDateSeesSigning(t *testing.T) {
 		{"signing key removed", func(c *build.Config) { c.Signer = nil }},
 		{"published key removed", func(c *build.Config) { c.PublishKeys = nil }},
 		{"new change history", func(c *build.Config) { c.ResetChanges = true }},
+		{"previous: the output's own feed", func(c *build.Config) {
+			own := filepath.Join(dir, "own")
+			os.RemoveAll(own)
+			if err := os.CopyFS(filepath.Join(own, "changes"), os.DirFS(filepath.Join(out, "changes"))); err != nil {
+				t.Fatal(err)
+			}
+			c.Previous = os.DirFS(own)
+		}},
+		{"previous: another history", func(c *build.Config) {
+			otherContent, otherOut := filepath.Join(dir, "other-content"), filepath.Join(dir, "other")
+			if err := synth.Write(otherContent, 3, 9); err != nil {
+				t.Fatal(err)
+			}
+			run(build.Config{Content: os.DirFS(otherContent), ContentLabel: otherContent, ContentPath: otherContent, Workers: 2}, otherOut, "")
+			c.Previous = os.DirFS(otherOut)
+		}},
 	} {
 		s.change(&cfg)
 		previous := filepath.Join(dir, "previous")
@@ -239,12 +256,17 @@ func TestUpToDateSeesSigning(t *testing.T) {
 		cold := filepath.Join(dir, "cold")
 		os.RemoveAll(cold)
 		coldCfg := cfg
-		coldCfg.Previous = os.DirFS(previous) // the history a reset replaces, too
+		if coldCfg.Previous == nil {
+			coldCfg.Previous = os.DirFS(previous) // the history a reset replaces, too
+		}
 		run(coldCfg, cold, "")
 		if d := treetest.Diff(treetest.Files(t, out), treetest.Files(t, cold)); d != "" {
 			t.Fatalf("after %q (up to date: %t), the output differs from a cold build's:\n%s", s.name, res.UpToDate, d)
 		}
-		cfg.ResetChanges = false
+		if want := s.name == "previous: the output's own feed"; res.UpToDate != want {
+			t.Errorf("after %q: up to date %t, want %t", s.name, res.UpToDate, want)
+		}
+		cfg.ResetChanges, cfg.Previous = false, nil
 	}
 }
 
