@@ -366,6 +366,9 @@ func checkConfig(cfg *Config) error {
 	if cfg.Cache != "" && inside(realPath(cfg.Out), realPath(cfg.Cache)) {
 		return fmt.Errorf("%w: --cache %q lies inside the output %q, which each build replaces whole, and a host would serve it, private skills and all; keep it outside (by default it is .cache/skillcat/ beside the output)", ErrConfig, cfg.Cache, cfg.Out)
 	}
+	if cfg.Cache != "" && cfg.ContentPath != "" && readAsSource(realPath(cfg.ContentPath), realPath(cfg.Cache)) {
+		return fmt.Errorf("%w: --cache %q lies inside the content directory %q with a source's name, so the next build would read it as a skill source; keep it outside (by default it is .cache/skillcat/ beside the output)", ErrConfig, cfg.Cache, cfg.ContentPath)
+	}
 	if info, err := os.Lstat(cfg.Out); err == nil && info.Mode()&os.ModeSymlink != 0 {
 		// Replace the folder the link points to; the link stays.
 		real, err := filepath.EvalSymlinks(cfg.Out)
@@ -410,6 +413,25 @@ func foreign(out string) bool {
 		return false
 	}
 	return !routes{}.isBuiltSite(os.DirFS(out), ".")
+}
+
+// readAsSource reports whether the file at path, inside the content
+// directory content, would be read as a skill source by the source rule.
+func readAsSource(content, path string) bool {
+	if !inside(content, path) {
+		return false
+	}
+	rel, err := filepath.Rel(content, path)
+	if err != nil || rel == "." {
+		return false
+	}
+	parts := strings.Split(filepath.ToSlash(rel), "/")
+	for _, name := range parts {
+		if skipped(name) {
+			return false
+		}
+	}
+	return isSourceName(parts[len(parts)-1])
 }
 
 // outputWithin places cfg.Out against the content directory cfg.ContentPath:

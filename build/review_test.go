@@ -296,3 +296,31 @@ func TestCacheInsideOutputRefused(t *testing.T) {
 		t.Errorf("a cache beside the output (a name that starts like it): %v", err)
 	}
 }
+
+// TestCacheReadAsSourceRefused checks that a rebuild cache whose path the
+// source rule would read as a skill source is refused, and one inside the
+// content directory under another name is not.
+func TestCacheReadAsSourceRefused(t *testing.T) {
+	dir := t.TempDir()
+	content := filepath.Join(dir, "content")
+	if err := synth.Write(content, 2, 1); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "public")
+	for _, c := range []struct {
+		cache   string
+		refused bool
+	}{
+		{filepath.Join(content, "cache.json"), true},
+		{filepath.Join(content, "sub", "c.md"), true},
+		{filepath.Join(content, ".cache", "c.json"), false},
+		{filepath.Join(content, "_drafts", "c.json"), false},
+		{filepath.Join(content, "c.sqlite"), false},
+	} {
+		cfg := build.Config{Content: os.DirFS(content), ContentLabel: content, ContentPath: content, Out: out, Cache: c.cache}
+		_, err := build.Build(context.Background(), cfg)
+		if refused := errors.Is(err, build.ErrConfig) && strings.Contains(err.Error(), "read it as a skill source"); refused != c.refused {
+			t.Errorf("cache %s: got %v, want refused %t", c.cache, err, c.refused)
+		}
+	}
+}
