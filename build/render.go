@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"strings"
+	"time"
 
 	skillcat "github.com/skillcat/skillcat"
 	"github.com/skillcat/skillcat/store"
@@ -23,12 +24,70 @@ type File struct {
 // nothing of a private skill can reach a file. Skill pages are rendered in
 // parallel from descriptors streamed out of the index, so they never all
 // sit in memory. listed is the index's listing (ListedEntries).
+//
+// The index has one connection, so its two streams of descriptors run one
+// after the other: first the search index's tokens, then the skill pages
+// and exports. Everything else (the index files, the search shards, the
+// listings, the assets) reads only listed and is written on its own
+// goroutine beside the skill pages, so that its serial work does not leave
+// a core idle. Each file's bytes do not depend on that timing.
 func render(ctx context.Context, cfg Config, cat *catalog, listed []store.Row, o *output, keys buildKeys) error {
-	r := newRoutes(cfg.BaseURL)
 	counts, err := cat.db.CountByType(ctx)
 	if err != nil {
 		return fmt.Errorf("count skills: %w", err)
 	}
+	pages, err := newPages(cfg, cat.site)
+	if err != nil {
+		return err
+	}
+	docs := items(listed)
+	g, gctx := errgroup.WithContext(ctx)
+	searched := make(chan map[string][]posting, 1)
+	var collecting, encoding time.Duration // the search index's two parts
+	g.Go(func() error {
+		return renderListed(gctx, cfg, cat, listed, docs, counts, pages, o, keys, searched, &encoding)
+	})
+	g.Go(func() error {
+		start := time.Now()
+		digests := make(map[string]string, len(listed))
+		for _, s := range listed {
+			digests[s.ID] = s.Digest
+		}
+		postings, err := collectPostings(gctx, cat, docs, digests, workerCount(cfg.Workers))
+		if err != nil {
+			return fmt.Errorf("search index: %w", err)
+		}
+		collecting = time.Since(start)
+		searched <- postings
+		x, err := newExportRun(pages.routes, cat, listed, o, keys)
+		if err != nil {
+			return fmt.Errorf("exports: %w", err)
+		}
+		defer x.abort()
+		if err := renderSkills(gctx, cfg, pages, cat, listed, o, keys, x); err != nil {
+			return err
+		}
+		if x != nil {
+			if err := x.finish(); err != nil {
+				return fmt.Errorf("exports: %w", err)
+			}
+		}
+		return nil
+	})
+	err = g.Wait()
+	cat.searchTime = collecting + encoding
+	return err
+}
+
+// renderListed writes every file made from the listing alone: the
+// well-known and type indexes, the change feed, the schemas, the search
+// index (once its postings arrive on searched), the listing pages, the
+// not-found page, the assets, _headers and, with a base URL, the sitemaps
+// and robots.txt. It reads nothing from the index or the cache; encoding
+// is set to how long the search files took.
+func renderListed(ctx context.Context, cfg Config, cat *catalog, listed []store.Row, docs []listItem, counts map[string]int,
+	pages *pages, o *output, keys buildKeys, searched <-chan map[string][]posting, encoding *time.Duration) error {
+	r := pages.routes
 	// Each file is written as soon as it is made, so that the large ones
 	// (the home page and search data of a big catalog) are not all held at
 	// once.
@@ -82,18 +141,17 @@ func render(ctx context.Context, cfg Config, cat *catalog, listed []store.Row, o
 		add(r.schema(name), data)
 	}
 
-	pages, err := newPages(cfg, cat.site)
-	if err != nil {
-		return err
+	var postings map[string][]posting
+	select {
+	case postings = <-searched:
+	case <-ctx.Done():
+		return ctx.Err()
 	}
-	docs := items(listed)
-	digests := make(map[string]string, len(listed))
-	for _, s := range listed {
-		digests[s.ID] = s.Digest
-	}
-	if err := writeSearchIndex(ctx, r, cat, docs, digests, workerCount(cfg.Workers), add); err != nil {
+	start := time.Now()
+	if err := writeSearchFiles(r, docs, postings, add); err != nil {
 		return fmt.Errorf("search index: %w", err)
 	}
+	*encoding = time.Since(start)
 	if werr == nil {
 		werr = pages.listings(docs, counts, keys.site, o.fresh, o.write)
 	}
@@ -117,23 +175,7 @@ func render(ctx context.Context, cfg Config, cat *catalog, listed []store.Row, o
 		}
 		add(r.robots(), []byte("User-agent: *\nAllow: /\n\nSitemap: "+r.absolute(r.sitemap())+"\n"))
 	}
-	if werr != nil {
-		return werr
-	}
-	x, err := newExportRun(r, cat, listed, o, keys)
-	if err != nil {
-		return fmt.Errorf("exports: %w", err)
-	}
-	defer x.abort()
-	if err := renderSkills(ctx, cfg, pages, cat, listed, o, keys, x); err != nil {
-		return err
-	}
-	if x != nil {
-		if err := x.finish(); err != nil {
-			return fmt.Errorf("exports: %w", err)
-		}
-	}
-	return nil
+	return werr
 }
 
 // renderSkills writes every listed skill's descriptor and page, and its

@@ -13,7 +13,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -87,15 +86,11 @@ func (s shardRef) MarshalJSON() ([]byte, error) {
 // posting is one document holding a token: doc<<2 | field class.
 type posting uint32
 
-// writeSearchIndex builds the sharded search index of the listed skills (in
-// listing order) and hands each file to add. Descriptions are streamed out
-// of the index in parallel; nothing of a private skill is read.
-func writeSearchIndex(ctx context.Context, r routes, cat *catalog, docs []listItem, digests map[string]string, workers int, add func(path string, data []byte)) error {
-	defer func(start time.Time) { cat.searchTime = time.Since(start) }(time.Now())
-	postings, err := collectPostings(ctx, cat, docs, digests, workers)
-	if err != nil {
-		return err
-	}
+// writeSearchFiles encodes the sharded search index of the listed skills
+// (in listing order) from the postings collectPostings gave, and hands
+// each file to add. It reads neither the index nor the cache, so it may
+// run beside the skill pages; nothing of a private skill is in docs.
+func writeSearchFiles(r routes, docs []listItem, postings map[string][]posting, add func(path string, data []byte)) error {
 	toks := make([]string, 0, len(postings))
 	for t := range postings {
 		toks = append(toks, t)
