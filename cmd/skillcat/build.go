@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"runtime/metrics"
 	"time"
 
 	skillcat "github.com/skillcat/skillcat"
@@ -166,14 +167,35 @@ func unchanged(out string, err error) string {
 // tuneGC trades memory the build has to spare for less collector work: a
 // build's heap is mostly short-lived garbage (parse trees, rendered pages),
 // and with the collector's default pacing it spends a sixth of its CPU
-// collecting. A soft memory limit keeps the peak bounded all the same. The
-// GOGC and GOMEMLIMIT environment variables, when set, win.
+// collecting. A soft memory limit keeps the peak bounded all the same: at
+// least gcFloor, and twice the live heap when that is more (followLiveHeap),
+// so that a large catalog, whose live heap alone passes the floor, is not
+// collected over and over. The GOGC and GOMEMLIMIT environment variables,
+// when set, win.
 func tuneGC(e *env) {
 	if e.getenv("GOGC") == "" {
 		debug.SetGCPercent(200)
 	}
 	if e.getenv("GOMEMLIMIT") == "" {
-		debug.SetMemoryLimit(400 << 20)
+		debug.SetMemoryLimit(gcFloor)
+		go followLiveHeap(gcFloor)
+	}
+}
+
+// gcFloor is the soft memory limit of a build whose live heap stays below
+// half of it (a catalog of 10,000 skills, docs/performance.md).
+const gcFloor = 160 << 20
+
+// followLiveHeap keeps the soft memory limit at twice the live heap the
+// last collection found, or floor when that is more, for the life of the
+// process.
+func followLiveHeap(floor int64) {
+	live := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	for range time.Tick(20 * time.Millisecond) {
+		metrics.Read(live)
+		if live[0].Value.Kind() == metrics.KindUint64 {
+			debug.SetMemoryLimit(max(floor, 2*int64(live[0].Value.Uint64())))
+		}
 	}
 }
 
