@@ -168,9 +168,9 @@ func unchanged(out string, err error) string {
 // build's heap is mostly short-lived garbage (parse trees, rendered pages),
 // and with the collector's default pacing it spends a sixth of its CPU
 // collecting. A soft memory limit keeps the peak bounded all the same: at
-// least gcFloor, and twice the live heap when that is more (followLiveHeap),
-// so that a large catalog, whose live heap alone passes the floor, is not
-// collected over and over. The GOGC and GOMEMLIMIT environment variables,
+// least gcFloor, and the live heap plus as much again (at most gcHeadroom)
+// when that is more (followLiveHeap), so that a large catalog, whose live
+// heap alone passes the floor, is not collected over and over. The GOGC and GOMEMLIMIT environment variables,
 // when set, win.
 func tuneGC(e *env) {
 	if e.getenv("GOGC") == "" {
@@ -183,18 +183,23 @@ func tuneGC(e *env) {
 }
 
 // gcFloor is the soft memory limit of a build whose live heap stays below
-// half of it (a catalog of 10,000 skills, docs/performance.md).
-const gcFloor = 160 << 20
+// half of it (a catalog of 10,000 skills, docs/performance.md), and
+// gcHeadroom the most a larger build's limit lies above its live heap.
+const (
+	gcFloor    = 160 << 20
+	gcHeadroom = 160 << 20
+)
 
-// followLiveHeap keeps the soft memory limit at twice the live heap the
-// last collection found, or floor when that is more, for the life of the
-// process.
+// followLiveHeap keeps the soft memory limit at the live heap the last
+// collection found plus as much again, at most gcHeadroom, or floor when
+// that is more, for the life of the process.
 func followLiveHeap(floor int64) {
 	live := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
 	for range time.Tick(20 * time.Millisecond) {
 		metrics.Read(live)
 		if live[0].Value.Kind() == metrics.KindUint64 {
-			debug.SetMemoryLimit(max(floor, 2*int64(live[0].Value.Uint64())))
+			n := int64(live[0].Value.Uint64())
+			debug.SetMemoryLimit(max(floor, n+min(n, gcHeadroom)))
 		}
 	}
 }
