@@ -10,7 +10,8 @@
 //	render  ListedEntries      render         → one output.write(path, bytes, key) per file, at the
 //	                                             paths routes gives; skill pages from descriptors
 //	                                             streamed out of the index (EachDescriptor)
-//	write   output             output.finish  → catalog.sqlite, then the new tree exchanged whole
+//	write   output             output.finish  → catalog.sqlite (exported by render once it has
+//	                                             read the index), then the new tree exchanged whole
 //
 // routes (routes.go) is the one owner of the site's layout: every path and
 // every link comes from it. Every violation of every source is collected
@@ -312,16 +313,24 @@ func build(ctx context.Context, cfg Config, cache *store.CacheTx) (*Result, erro
 	if err != nil {
 		return res, fmt.Errorf("render: query listed skills: %w", ctxErr(ctx, err))
 	}
-	if err := render(ctx, cfg, cat, listed, o, keys); err != nil {
+	// catalog.sqlite is exported as soon as render has read the index,
+	// beside the last aggregate exports; finish then finds it made.
+	catalogKey := store.ListedKey(listed)
+	var exported error
+	exportIndex := func() { exported = o.exportCatalog(ctx, cat, catalogKey) }
+	if err := render(ctx, cfg, cat, listed, o, keys, exportIndex); err != nil {
 		var pe *fs.PathError
 		if cache != nil && ctx.Err() == nil && !errors.As(err, &pe) && !errors.Is(err, ErrPreviousFeed) {
 			return res, fmt.Errorf("%w: render: %v", errCache, err) // rendering what the cache gave failed
 		}
 		return res, fmt.Errorf("render: %w", ctxErr(ctx, err))
 	}
+	if exported != nil {
+		return res, fmt.Errorf("write %s: %w", cfg.Out, ctxErr(ctx, exported))
+	}
 	res.timed("render and write", &mark)
 	res.Phases = append(res.Phases, Phase{"  of which search", cat.searchTime})
-	if err := o.finish(ctx, cat, store.ListedKey(listed)); err != nil {
+	if err := o.finish(ctx, cat, catalogKey); err != nil {
 		return res, fmt.Errorf("write %s: %w", cfg.Out, ctxErr(ctx, err))
 	}
 	res.timed("export and swap", &mark)

@@ -31,7 +31,11 @@ type File struct {
 // listings, the assets) reads only listed and is written on its own
 // goroutine beside the skill pages, so that its serial work does not leave
 // a core idle. Each file's bytes do not depend on that timing.
-func render(ctx context.Context, cfg Config, cat *catalog, listed []store.Row, o *output, keys buildKeys) error {
+//
+// afterReads is called once every read of the index is done (after the
+// skill pages' stream), on a goroutine of its own beside the last
+// aggregate exports; render returns after it does.
+func render(ctx context.Context, cfg Config, cat *catalog, listed []store.Row, o *output, keys buildKeys, afterReads func()) error {
 	counts, err := cat.db.CountByType(ctx)
 	if err != nil {
 		return fmt.Errorf("count skills: %w", err)
@@ -67,6 +71,12 @@ func render(ctx context.Context, cfg Config, cat *catalog, listed []store.Row, o
 		if err := renderSkills(gctx, cfg, pages, cat, listed, o, keys, x); err != nil {
 			return err
 		}
+		read := make(chan struct{})
+		go func() {
+			defer close(read)
+			afterReads()
+		}()
+		defer func() { <-read }()
 		if x != nil {
 			if err := x.finish(); err != nil {
 				return fmt.Errorf("exports: %w", err)
