@@ -471,6 +471,9 @@ func TestBuildCommand(t *testing.T) {
 
 	t.Run("Usage", func(t *testing.T) {
 		before := buildFixture(t)
+		if err := os.WriteFile("notes.txt", []byte("not a cache\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
 		for _, tc := range []struct {
 			args []string
 			env  map[string]string
@@ -486,7 +489,8 @@ func TestBuildCommand(t *testing.T) {
 			{[]string{"build", "--content", "good", "--out", "public"}, map[string]string{"SOURCE_DATE_EPOCH": "yesterday"}, `SOURCE_DATE_EPOCH="yesterday"`},
 			{[]string{"build", "--content", "good", "--out", "public"}, map[string]string{"SOURCE_DATE_EPOCH": "253402300800"}, `SOURCE_DATE_EPOCH="253402300800": must be a number of seconds since 1970, from 0 to 253402300799`},
 			{[]string{"build", "--content", "good", "--out", "public"}, map[string]string{"SOURCE_DATE_EPOCH": "9223372036854775807"}, `SOURCE_DATE_EPOCH="9223372036854775807"`},
-			{[]string{"build", "--content", "good", "--out", "public", "--cache", "good/a.json"}, nil, `--cache "good/a.json" is not a skillcat rebuild cache (it is not an SQLite database), so it was left untouched`},
+			{[]string{"build", "--content", "good", "--out", "public", "--cache", "notes.txt"}, nil, `--cache "notes.txt" is not a skillcat rebuild cache (it is not an SQLite database), so it was left untouched`},
+			{[]string{"build", "--content", "good", "--out", "public", "--cache", "good/a.json"}, nil, `--cache "good/a.json" lies inside the content directory "good" with a source's name, so the next build would read it as a skill source`},
 		} {
 			code, stdout, stderr := runSkillcat(t, tc.env, tc.args...)
 			if code != exitUsage {
