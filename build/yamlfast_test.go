@@ -147,3 +147,21 @@ func TestQuickYAMLIsYAML(t *testing.T) {
 		t.Errorf("quickYAML read %d generated documents of %d: the generator must reach it", accepted, accepted+declined)
 	}
 }
+
+// FuzzQuickYAML holds quickYAML to yaml.v3 on any input: whatever it reads
+// must be yaml.v3's own tree (go test -fuzz FuzzQuickYAML ./build/).
+func FuzzQuickYAML(f *testing.F) {
+	for i := 0; i < 20; i++ {
+		name, data := synth.Source(i, 3)
+		if !strings.HasSuffix(name, ".md") {
+			continue
+		}
+		if yml, _, _, _, err := splitFrontMatter(data); err == nil {
+			f.Add(yml)
+		}
+	}
+	f.Add([]byte("a: 1\nb:\n  - x\n  - \"y\"\n'k': [ ]\n"))
+	f.Fuzz(func(t *testing.T, yml []byte) {
+		checkQuickYAML(t, yml)
+	})
+}
