@@ -431,16 +431,7 @@ func readAsSource(content, path string) bool {
 		return false
 	}
 	rel, err := filepath.Rel(content, path)
-	if err != nil || rel == "." {
-		return false
-	}
-	parts := strings.Split(filepath.ToSlash(rel), "/")
-	for _, name := range parts {
-		if skipped(name) {
-			return false
-		}
-	}
-	return isSourceName(parts[len(parts)-1])
+	return err == nil && isSourcePath(filepath.ToSlash(rel))
 }
 
 // outputWithin places cfg.Out against the content directory cfg.ContentPath:

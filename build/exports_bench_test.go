@@ -50,17 +50,7 @@ func BenchmarkExports10000(b *testing.B) {
 func BenchmarkExportsIncremental10000(b *testing.B) {
 	for _, c := range []struct{ name, site string }{{"on", exportsOn}, {"off", exportsOff}} {
 		b.Run(c.name, func(b *testing.B) {
-			dir := b.TempDir()
-			content := benchContent(b, dir, 10000, c.site)
-			cfg := Config{Content: os.DirFS(content), ContentLabel: content, ContentPath: content, Out: filepath.Join(dir, "out"), Cache: filepath.Join(dir, "cache.sqlite")}
-			if _, err := Build(context.Background(), cfg); err != nil {
-				b.Fatal(err)
-			}
-			name := filepath.Join(content, synth.Name(0))
-			orig, err := os.ReadFile(name)
-			if err != nil {
-				b.Fatal(err)
-			}
+			cfg, name, orig := cachedBuild(b, 10000, c.site)
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
 				b.StopTimer()
@@ -82,11 +72,34 @@ func BenchmarkExportsIncremental10000(b *testing.B) {
 
 // benchContent writes an n-skill synthetic catalog with the site file
 // site under dir and returns its folder.
+// cachedBuild makes an n-skill catalog with the site file site, builds it
+// once with a rebuild cache, and returns the configuration, the path of the
+// first skill's source and its bytes, for a benchmark to edit and rebuild.
+func cachedBuild(b *testing.B, n int, site string) (Config, string, []byte) {
+	b.Helper()
+	dir := b.TempDir()
+	content := benchContent(b, dir, n, site)
+	cfg := Config{Content: os.DirFS(content), ContentLabel: content, ContentPath: content,
+		Out: filepath.Join(dir, "out"), Cache: filepath.Join(dir, "cache.sqlite")}
+	if _, err := Build(context.Background(), cfg); err != nil {
+		b.Fatal(err)
+	}
+	name := filepath.Join(content, synth.Name(0))
+	orig, err := os.ReadFile(name)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return cfg, name, orig
+}
+
 func benchContent(b *testing.B, dir string, n int, site string) string {
 	b.Helper()
 	content := filepath.Join(dir, "content")
 	if err := synth.Write(content, n, 1); err != nil {
 		b.Fatal(err)
+	}
+	if site == "" {
+		return content
 	}
 	if err := os.WriteFile(filepath.Join(content, SiteFile), []byte(site), 0o644); err != nil {
 		b.Fatal(err)

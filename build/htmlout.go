@@ -14,34 +14,7 @@ func (w *htmlOut) raw(s string) { w.b = append(w.b, s...) }
 // text appends s escaped for HTML text, a quoted attribute value or an
 // RCDATA element such as <title> (html/template's htmlEscaper, attrEscaper
 // and rcdataEscaper on a plain string).
-func (w *htmlOut) text(s string) {
-	start := 0
-	for i := 0; i < len(s); i++ {
-		var esc string
-		switch s[i] {
-		case 0:
-			esc = "\uFFFD"
-		case '"':
-			esc = "&#34;"
-		case '&':
-			esc = "&amp;"
-		case '\'':
-			esc = "&#39;"
-		case '+':
-			esc = "&#43;"
-		case '<':
-			esc = "&lt;"
-		case '>':
-			esc = "&gt;"
-		default:
-			continue
-		}
-		w.b = append(w.b, s[start:i]...)
-		w.b = append(w.b, esc...)
-		start = i + 1
-	}
-	w.b = append(w.b, s[start:]...)
-}
+func (w *htmlOut) text(s string) { w.b = appendEscaped(w.b, s, true) }
 
 // url appends a URL that starts an href or src attribute's value: a
 // scheme other than http, https or mailto becomes "#ZgotmplZ", then the

@@ -61,7 +61,12 @@ func appendJSONSpan(out []byte, class, text string) []byte {
 }
 
 // appendTemplateHTML appends s escaped as template.HTMLEscape escapes it.
-func appendTemplateHTML(out []byte, s string) []byte {
+func appendTemplateHTML(out []byte, s string) []byte { return appendEscaped(out, s, false) }
+
+// appendEscaped appends s with NUL, quotes, '&', '<' and '>' escaped as
+// html/template escapes them, and '+' too when plus is set (its
+// htmlEscaper does; template.HTMLEscape does not).
+func appendEscaped(out []byte, s string, plus bool) []byte {
 	from := 0
 	for i := 0; i < len(s); i++ {
 		var esc string
@@ -78,6 +83,11 @@ func appendTemplateHTML(out []byte, s string) []byte {
 			esc = "&lt;"
 		case '>':
 			esc = "&gt;"
+		case '+':
+			if !plus {
+				continue
+			}
+			esc = "&#43;"
 		default:
 			continue
 		}

@@ -4,10 +4,7 @@ import (
 	"bytes"
 	"context"
 	"os"
-	"path/filepath"
 	"testing"
-
-	"github.com/skillcat/skillcat/synth"
 )
 
 // BenchmarkRebuild10000 times rebuilds with the cache of a 10,000-skill
@@ -32,21 +29,7 @@ func BenchmarkRebuild10000(b *testing.B) {
 		{"nothing", nil},
 	} {
 		b.Run(c.name, func(b *testing.B) {
-			dir := b.TempDir()
-			content := filepath.Join(dir, "content")
-			if err := synth.Write(content, 10000, 1); err != nil {
-				b.Fatal(err)
-			}
-			cfg := Config{Content: os.DirFS(content), ContentLabel: content, ContentPath: content,
-				Out: filepath.Join(dir, "out"), Cache: filepath.Join(dir, "cache.sqlite")}
-			if _, err := Build(context.Background(), cfg); err != nil {
-				b.Fatal(err)
-			}
-			name := filepath.Join(content, synth.Name(0))
-			orig, err := os.ReadFile(name)
-			if err != nil {
-				b.Fatal(err)
-			}
+			cfg, name, orig := cachedBuild(b, 10000, "")
 			if c.edit != nil && bytes.Equal(c.edit(orig, 0), orig) {
 				b.Fatalf("%s: the edit changes nothing", name)
 			}

@@ -62,6 +62,19 @@ func isSourceName(name string) bool {
 	return strings.HasSuffix(name, ".json") || strings.HasSuffix(name, ".md")
 }
 
+// isSourcePath reports whether a slash-separated path inside the content
+// directory names a source by the rule above (its type aside): a source's
+// name, and no name on the way that is skipped.
+func isSourcePath(rel string) bool {
+	parts := strings.Split(rel, "/")
+	for _, name := range parts {
+		if name == "." || name == ".." || skipped(name) {
+			return false
+		}
+	}
+	return isSourceName(parts[len(parts)-1])
+}
+
 // skipped reports whether a file or folder name is left out of the sources,
 // with its whole subtree: names beginning with "_" (drafts, and SiteFile,
 // which is read as the site's settings) or ignored ones.
