@@ -25,12 +25,12 @@ type File struct {
 // parallel from descriptors streamed out of the index, so they never all
 // sit in memory. listed is the index's listing (ListedEntries).
 //
-// The index has one connection, so its two streams of descriptors run one
-// after the other: first the search index's tokens, then the skill pages
-// and exports. Everything else (the index files, the search shards, the
-// listings, the assets) reads only listed and is written on its own
-// goroutine beside the skill pages, so that its serial work does not leave
-// a core idle. Each file's bytes do not depend on that timing.
+// The descriptors are streamed out of the index once, for the skill
+// pages, the exports and the search index's tokens together (renderSkills).
+// Everything else (the index files, the listings, the assets, then the
+// search shards once the tokens are in) reads only listed and is written
+// on its own goroutine beside the skill pages, so that its serial work does
+// not leave a core idle. Each file's bytes do not depend on that timing.
 //
 // afterReads is called once every read of the index is done (after the
 // skill pages' stream), on a goroutine of its own beside the last
@@ -57,20 +57,27 @@ func render(ctx context.Context, cfg Config, cat *catalog, listed []store.Row, o
 		for _, s := range listed {
 			digests[s.ID] = s.Digest
 		}
-		postings, err := collectPostings(gctx, cat, docs, digests, workerCount(cfg.Workers))
+		search, err := newPostingsRun(gctx, cat, docs, digests)
 		if err != nil {
 			return fmt.Errorf("search index: %w", err)
 		}
 		collecting = time.Since(start)
-		searched <- postings
 		x, err := newExportRun(pages.routes, cat, listed, o, keys)
 		if err != nil {
+			search.finish()
 			return fmt.Errorf("exports: %w", err)
 		}
 		defer x.abort()
-		if err := renderSkills(gctx, cfg, pages, cat, listed, o, keys, x); err != nil {
+		err = renderSkills(gctx, cfg, pages, cat, listed, o, keys, x, search)
+		postings, spent, serr := search.finish()
+		if err != nil {
 			return err
 		}
+		if serr != nil {
+			return fmt.Errorf("search index: %w", serr)
+		}
+		collecting += spent
+		searched <- postings
 		read := make(chan struct{})
 		go func() {
 			defer close(read)
@@ -91,9 +98,9 @@ func render(ctx context.Context, cfg Config, cat *catalog, listed []store.Row, o
 
 // renderListed writes every file made from the listing alone: the
 // well-known and type indexes, the change feed, the schemas, the search
-// index (once its postings arrive on searched), the listing pages, the
-// not-found page, the assets, _headers and, with a base URL, the sitemaps
-// and robots.txt. It reads nothing from the index or the cache; encoding
+// index, the listing pages, the not-found page, the assets, _headers and,
+// with a base URL, the sitemaps and robots.txt, and last the search index
+// (once its postings arrive on searched, after the skill pages). It reads nothing from the index or the cache; encoding
 // is set to how long the search files took.
 func renderListed(ctx context.Context, cfg Config, cat *catalog, listed []store.Row, docs []listItem, counts map[string]int,
 	pages *pages, o *output, keys buildKeys, searched <-chan map[string][]posting, encoding *time.Duration) error {
@@ -151,17 +158,6 @@ func renderListed(ctx context.Context, cfg Config, cat *catalog, listed []store.
 		add(r.schema(name), data)
 	}
 
-	var postings map[string][]posting
-	select {
-	case postings = <-searched:
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-	start := time.Now()
-	if err := writeSearchFiles(r, docs, postings, add); err != nil {
-		return fmt.Errorf("search index: %w", err)
-	}
-	*encoding = time.Since(start)
 	if werr == nil {
 		werr = pages.listings(docs, counts, keys.site, o.fresh, o.write)
 	}
@@ -185,15 +181,28 @@ func renderListed(ctx context.Context, cfg Config, cat *catalog, listed []store.
 		}
 		add(r.robots(), []byte("User-agent: *\nAllow: /\n\nSitemap: "+r.absolute(r.sitemap())+"\n"))
 	}
+
+	var postings map[string][]posting
+	select {
+	case postings = <-searched:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	start := time.Now()
+	if err := writeSearchFiles(r, docs, postings, add); err != nil {
+		return fmt.Errorf("search index: %w", err)
+	}
+	*encoding = time.Since(start)
 	return werr
 }
 
 // renderSkills writes every listed skill's descriptor and page, and its
 // part of the exports (x, nil when they are off), in parallel, streaming
-// the descriptors out of the index once and decoding each at most once. A
-// page whose descriptor and site are those of the previous build is not
-// rendered.
-func renderSkills(ctx context.Context, cfg Config, p *pages, cat *catalog, listed []store.Row, o *output, keys buildKeys, x *exportRun) error {
+// the descriptors out of the index once and decoding each at most once; the
+// skills whose search tokens search wants are tokenized from the same
+// stream (or fetched, when no stream runs). A page whose descriptor and
+// site are those of the previous build is not rendered.
+func renderSkills(ctx context.Context, cfg Config, p *pages, cat *catalog, listed []store.Row, o *output, keys buildKeys, x *exportRun, search *postingsRun) error {
 	entries := make(map[string]*store.Row, len(listed))
 	for i := range listed {
 		entries[listed[i].ID] = &listed[i]
@@ -209,6 +218,10 @@ func renderSkills(ctx context.Context, cfg Config, p *pages, cat *catalog, liste
 	send := func(id string, d []byte, page, export, mdFresh bool, at int) error {
 		if err := gctx.Err(); err != nil {
 			return err
+		}
+		doc, tokens := search.wants(id)
+		if !page && !export && !tokens {
+			return nil
 		}
 		g.Go(func() error {
 			var desc *skillcat.SkillDescriptor
@@ -231,6 +244,13 @@ func renderSkills(ctx context.Context, cfg Config, p *pages, cat *catalog, liste
 					return fmt.Errorf("exports: %w", err)
 				}
 			}
+			if tokens {
+				if desc != nil {
+					search.tokenize(doc, desc.Description)
+				} else if err := search.tokenizeDescriptor(doc, d); err != nil {
+					return err
+				}
+			}
 			return nil
 		})
 		return nil
@@ -245,17 +265,18 @@ func renderSkills(ctx context.Context, cfg Config, p *pages, cat *catalog, liste
 			if err != nil {
 				return fmt.Errorf("exports: %w", err)
 			}
-			page := stale(entries[id])
-			if !page && !export {
-				return nil
-			}
-			return send(id, d, page, export, mdFresh, at)
+			return send(id, d, stale(entries[id]), export, mdFresh, at)
 		})
 	case o.prev == nil:
 		// Cold: stream every descriptor out of the index.
 		err = cat.db.EachDescriptor(gctx, func(id string, d []byte) error { return send(id, d, true, false, false, 0) })
 	default:
-		// Incremental: fetch only the descriptors whose files are stale.
+		// Incremental: fetch only the descriptors whose files are stale,
+		// and those whose search tokens are wanted.
+		if err := search.fetch(gctx, workerCount(cfg.Workers)); err != nil {
+			return err
+		}
+		search = nil // every wanted skill is tokenized
 		for i := range listed {
 			e := &listed[i]
 			if !stale(e) {

@@ -12,10 +12,12 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
+	"sync/atomic"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
+	"golang.org/x/sync/errgroup"
 	"golang.org/x/text/unicode/norm"
 
 	skillcat "github.com/skillcat/skillcat"
@@ -87,7 +89,7 @@ func (s shardRef) MarshalJSON() ([]byte, error) {
 type posting uint32
 
 // writeSearchFiles encodes the sharded search index of the listed skills
-// (in listing order) from the postings collectPostings gave, and hands
+// (in listing order) from the postings a postingsRun gathered, and hands
 // each file to add. It reads neither the index nor the cache, so it may
 // run beside the skill pages; nothing of a private skill is in docs.
 func writeSearchFiles(r routes, docs []listItem, postings map[string][]posting, add func(path string, data []byte)) error {
@@ -140,22 +142,38 @@ func writeSearchFiles(r routes, docs []listItem, postings map[string][]posting, 
 	return nil
 }
 
-// collectPostings tokenizes every listed skill's fields and description.
-// A skill whose tokens the rebuild cache holds (by tokensKey) is not read
-// again; the others' descriptors are streamed out of the index (all of
-// them, when many are missing) or fetched one by one. Workers tokenize;
-// one goroutine merges, so the map needs no lock.
-func collectPostings(ctx context.Context, cat *catalog, docs []listItem, digests map[string]string, workers int) (map[string][]posting, error) {
-	postings := map[string][]posting{}
-	merge := func(doc int, toks map[string]uint8) {
-		for t, class := range toks {
-			ps, ok := postings[t]
-			if !ok {
-				t = strings.Clone(t) // not the description it was cut from
-			}
-			postings[t] = append(ps, posting(doc)<<2|posting(class))
-		}
-	}
+// postingsRun gathers the search postings of the listed skills. A skill
+// whose tokens the rebuild cache holds (by tokensKey) is merged at once and
+// not read again; the others (wants) are tokenized from their descriptions
+// by whoever reads them: the skill pages' workers, which stream the
+// descriptors anyway (tokenize), or fetch. One goroutine merges, so the map
+// needs no lock, and a document's postings are sorted when written, so the
+// order the tokens come in changes no byte.
+type postingsRun struct {
+	ctx      context.Context
+	cat      *catalog
+	docs     []listItem
+	keys     []string
+	missing  map[string]int // doc number by id, of the skills still to tokenize
+	postings map[string][]posting
+	results  chan docTokensOf
+	merged   chan struct{}
+	putErr   error
+	spent    atomic.Int64 // nanoseconds spent tokenizing
+}
+
+// docTokensOf is one document's tokens on their way to the merger.
+type docTokensOf struct {
+	doc  int
+	toks map[string]uint8
+}
+
+// newPostingsRun merges the cached tokens of docs (the listing, in order)
+// and starts the merger of the others'; digests holds each listed
+// skill's descriptor digest by id. Its finish must be called.
+func newPostingsRun(ctx context.Context, cat *catalog, docs []listItem, digests map[string]string) (*postingsRun, error) {
+	r := &postingsRun{ctx: ctx, cat: cat, docs: docs, postings: map[string][]posting{},
+		results: make(chan docTokensOf, 64), merged: make(chan struct{})}
 	var kept map[string]string
 	if cat.cache != nil {
 		var err error
@@ -163,91 +181,103 @@ func collectPostings(ctx context.Context, cat *catalog, docs []listItem, digests
 			return nil, fmt.Errorf("%w: %v", errCache, err)
 		}
 	}
-	keys := make([]string, len(docs))
-	missing := make(map[string]int, len(docs)) // doc number by id
+	r.keys = make([]string, len(docs))
+	r.missing = make(map[string]int, len(docs))
 	for i := range docs {
 		d := &docs[i]
-		keys[i] = tokensKey(d, digests[d.ID])
-		data, ok := kept[keys[i]]
+		r.keys[i] = tokensKey(d, digests[d.ID])
+		data, ok := kept[r.keys[i]]
 		if !ok {
-			missing[d.ID] = i
+			r.missing[d.ID] = i
 			continue
 		}
 		toks, err := decodeTokens(data)
 		if err != nil {
 			return nil, fmt.Errorf("%w: search tokens of %q: %v", errCache, d.ID, err)
 		}
-		cat.cache.UsePart(searchPart, keys[i])
-		merge(i, toks)
+		cat.cache.UsePart(searchPart, r.keys[i])
+		r.merge(i, toks)
 	}
-	kept = nil
-	if len(missing) == 0 {
-		return postings, nil
-	}
-
-	type job struct {
-		doc        int
-		descriptor []byte
-	}
-	type result struct {
-		doc  int
-		toks map[string]uint8
-	}
-	jobs := make(chan job, workers*2)
-	results := make(chan result, workers*2)
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	var firstErr error
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for j := range jobs {
-				var d struct {
-					Description string `json:"description"`
-				}
-				if err := json.Unmarshal(j.descriptor, &d); err != nil {
-					mu.Lock()
-					if firstErr == nil {
-						firstErr = fmt.Errorf("search index: decode %q: %w", docs[j.doc].ID, err)
-					}
-					mu.Unlock()
-					continue
-				}
-				results <- result{j.doc, docTokens(&docs[j.doc], d.Description)}
-			}
-		}()
-	}
-	merged := make(chan struct{})
-	var putErr error
 	go func() {
-		defer close(merged)
-		for r := range results {
-			merge(r.doc, r.toks)
-			if cat.cache != nil && putErr == nil {
-				putErr = cat.cache.PutPart(ctx, searchPart, keys[r.doc], encodeTokens(r.toks))
+		defer close(r.merged)
+		for t := range r.results {
+			r.merge(t.doc, t.toks)
+			if cat.cache != nil && r.putErr == nil {
+				r.putErr = cat.cache.PutPart(ctx, searchPart, r.keys[t.doc], encodeTokens(t.toks))
 			}
 		}
 	}()
-	send := func(id string, d []byte) error {
-		n, ok := missing[id]
+	return r, nil
+}
+
+func (r *postingsRun) merge(doc int, toks map[string]uint8) {
+	for t, class := range toks {
+		ps, ok := r.postings[t]
 		if !ok {
-			return nil
+			t = strings.Clone(t) // not the description it was cut from
 		}
-		select {
-		case jobs <- job{n, d}:
-			return nil
-		case <-ctx.Done():
-			return ctx.Err()
+		r.postings[t] = append(ps, posting(doc)<<2|posting(class))
+	}
+}
+
+// wants returns the document number of skill id when its tokens are
+// still to be made (never, when r is nil). It may be called from any
+// goroutine.
+func (r *postingsRun) wants(id string) (int, bool) {
+	if r == nil {
+		return 0, false
+	}
+	n, ok := r.missing[id]
+	return n, ok
+}
+
+// tokenize makes document doc's tokens from its description and hands
+// them to the merger. It may be called from any goroutine, once a
+// document, before finish.
+func (r *postingsRun) tokenize(doc int, description string) {
+	start := time.Now()
+	toks := docTokens(&r.docs[doc], description)
+	r.spent.Add(int64(time.Since(start)))
+	r.results <- docTokensOf{doc, toks}
+}
+
+// tokenizeDescriptor is tokenize for a published descriptor that is not
+// decoded otherwise: only its description is read.
+func (r *postingsRun) tokenizeDescriptor(doc int, descriptor []byte) error {
+	var d struct {
+		Description string `json:"description"`
+	}
+	if err := json.Unmarshal(descriptor, &d); err != nil {
+		return fmt.Errorf("search index: decode %q: %w", r.docs[doc].ID, err)
+	}
+	r.tokenize(doc, d.Description)
+	return nil
+}
+
+// fetch tokenizes every skill still wanted, reading its descriptor out of
+// the index: all of them in one stream when many are wanted, else one by
+// one, on workers goroutines.
+func (r *postingsRun) fetch(ctx context.Context, workers int) error {
+	if len(r.missing) == 0 {
+		return nil
+	}
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(workers)
+	send := func(id string, d []byte) error {
+		n, ok := r.missing[id]
+		if !ok {
+			return gctx.Err()
 		}
+		g.Go(func() error { return r.tokenizeDescriptor(n, d) })
+		return gctx.Err()
 	}
 	var err error
-	if len(missing) > len(docs)/8 {
-		err = cat.db.EachDescriptor(ctx, send)
+	if len(r.missing) > len(r.docs)/8 {
+		err = r.cat.db.EachDescriptor(gctx, send)
 	} else {
-		for id := range missing {
+		for id := range r.missing {
 			var d []byte
-			if d, err = cat.db.Descriptor(ctx, id); err == nil {
+			if d, err = r.cat.db.Descriptor(gctx, id); err == nil {
 				err = send(id, d)
 			}
 			if err != nil {
@@ -255,20 +285,21 @@ func collectPostings(ctx context.Context, cat *catalog, docs []listItem, digests
 			}
 		}
 	}
-	close(jobs)
-	wg.Wait()
-	close(results)
-	<-merged
-	if err == nil {
-		err = firstErr
+	if werr := g.Wait(); werr != nil {
+		return werr
 	}
-	if err == nil {
-		err = putErr
+	return err
+}
+
+// finish waits for the merger and returns the postings of every document
+// whose tokens were merged, and how long tokenizing took in all.
+func (r *postingsRun) finish() (map[string][]posting, time.Duration, error) {
+	close(r.results)
+	<-r.merged
+	if r.putErr != nil {
+		return nil, 0, r.putErr
 	}
-	if err != nil {
-		return nil, err
-	}
-	return postings, nil
+	return r.postings, time.Duration(r.spent.Load()), nil
 }
 
 // searchPart is the kind of the rebuild cache's parts that hold a skill's
