@@ -230,7 +230,9 @@ func DecodeDescriptorContext(ctx context.Context, src *Source, root *Node) (*Ski
 	}
 	vs = append(vs, duplicateMembers(src, root, nil)...)
 	val := root.Value() // converted once, for the descriptor schema and the skill's own
-	vs = append(vs, validateValue(descriptorSchema(), src, root, val)...)
+	if !descriptorValid(val) {
+		vs = append(vs, validateValue(descriptorSchema(), src, root, val)...)
+	}
 	vs = append(vs, checkSkillSchemas(ctx, src, root, val)...)
 	vs = append(vs, lintDescriptor(src, root)...)
 	vs.Sort()

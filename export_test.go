@@ -19,3 +19,14 @@ func CompileSkillSchemaNode(src *Source, root *Node, path Path, member string) (
 func CompileSkillSchemaChecked(src *Source, root *Node, path Path, member string) (*SkillSchema, Violations) {
 	return compileChecked(src, root, root.At(path), path, member)
 }
+
+// DescriptorValid is descriptorValid (descriptorschema.go).
+var DescriptorValid = descriptorValid
+
+// DescriptorSchemaValid reports whether the library finds v valid against
+// the descriptor schema.
+func DescriptorSchemaValid(v any) bool { return descriptorSchema().Validate(v) == nil }
+
+// SemverPattern and EmailPattern are the patterns descriptorValid matches
+// with regexp.
+var SemverPattern, EmailPattern = semverRE.String(), emailRE.String()
