@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 	"unicode"
@@ -205,6 +206,8 @@ func newPostingsRun(ctx context.Context, cat *catalog, docs []listItem, digests 
 			if cat.cache != nil && r.putErr == nil {
 				r.putErr = cat.cache.PutPart(ctx, searchPart, r.keys[t.doc], encodeTokens(t.toks))
 			}
+			clear(t.toks)
+			tokenMaps.Put(t.toks)
 		}
 	}()
 	return r, nil
@@ -346,7 +349,7 @@ func decodeTokens(data string) (map[string]uint8, error) {
 // docTokens returns the tokens of one skill with the best field class each
 // was found in.
 func docTokens(d *listItem, description string) map[string]uint8 {
-	toks := make(map[string]uint8, 128)
+	toks := tokenMaps.Get().(map[string]uint8)
 	add := func(class uint8) func(string) {
 		return func(t string) {
 			if c, ok := toks[t]; !ok || c < class {
@@ -364,6 +367,10 @@ func docTokens(d *listItem, description string) map[string]uint8 {
 	searchTokens(d.ID, add(fieldTitle))
 	return toks
 }
+
+// tokenMaps holds empty maps for docTokens, which the merger of a
+// postingsRun gives back once it has merged them.
+var tokenMaps = sync.Pool{New: func() any { return make(map[string]uint8, 128) }}
 
 // searchTokens calls fn with each token of s: a run of letters and digits,
 // folded by foldSearch, cut to searchTokenRunes.
@@ -402,26 +409,46 @@ func searchTokens(s string, fn func(string)) {
 
 // foldSearch lower-cases s and removes accents: NFKD, then without the
 // combining diacritical marks U+0300–U+036F, as the page's JavaScript does
-// with toLowerCase().normalize("NFKD").
+// with toLowerCase().normalize("NFKD"). Lower-casing goes rune by rune, and
+// NFKD never looks across an ASCII character (a starter that decomposes to
+// itself), so the runs of other characters are folded one at a time and
+// the ASCII between them is only lower-cased: one pass and one buffer.
 func foldSearch(s string) string {
-	ascii := true
-	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
-			ascii = false
-			break
-		}
+	i := 0
+	for i < len(s) && s[i] < utf8.RuneSelf {
+		i++
 	}
-	s = strings.ToLower(s)
-	if ascii {
-		return s
+	if i == len(s) {
+		return strings.ToLower(s)
 	}
-	s = norm.NFKD.String(s)
-	return strings.Map(func(r rune) rune {
-		if r >= 0x300 && r <= 0x36f {
-			return -1
+	b := make([]byte, 0, len(s)+len(s)/4)
+	for i = 0; i < len(s); {
+		if c := s[i]; c < utf8.RuneSelf {
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			b = append(b, c)
+			i++
+			continue
 		}
-		return r
-	}, s)
+		j := i + 1
+		for j < len(s) && s[j] >= utf8.RuneSelf {
+			j++
+		}
+		start := len(b)
+		b = norm.NFKD.AppendString(b, strings.ToLower(s[i:j]))
+		kept := start
+		for k := start; k < len(b); {
+			r, n := utf8.DecodeRune(b[k:])
+			if r < 0x300 || r > 0x36f {
+				kept += copy(b[kept:], b[k:k+n])
+			}
+			k += n
+		}
+		b = b[:kept]
+		i = j
+	}
+	return string(b)
 }
 
 // tokenEntry is one token with its postings, sorted by document.

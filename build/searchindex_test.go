@@ -6,6 +6,10 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
+	"pgregory.net/rapid"
 )
 
 func TestSearchTokens(t *testing.T) {
@@ -14,6 +18,32 @@ func TestSearchTokens(t *testing.T) {
 	want := []string{"cafe", "ecmwf", "geocode", "address", "x", "2", strings.Repeat("a", searchTokenRunes), "straße"}
 	if !slices.Equal(got, want) {
 		t.Errorf("tokens: got %q, want %q", got, want)
+	}
+}
+
+// TestFoldSearchIsWhole holds foldSearch, which folds the runs of
+// non-ASCII characters one at a time, to its definition over the whole
+// string: lower case, NFKD, without U+0300–U+036F.
+func TestFoldSearchIsWhole(t *testing.T) {
+	whole := func(s string) string {
+		return strings.Map(func(r rune) rune {
+			if r >= 0x300 && r <= 0x36f {
+				return -1
+			}
+			return r
+		}, norm.NFKD.String(strings.ToLower(s)))
+	}
+	alphabet := []rune("aZz09 .-_Éeé\u0301\u0327\u0308\u0323ßİıK\u212a\u01c5ǆﬁ①²Ω\u1e9e한글\u1100\u1161ｱＡ𝐀\u00a0…ΣσςДж\u0345\u0485")
+	rapid.Check(t, func(rt *rapid.T) {
+		s := rapid.StringOf(rapid.SampledFrom(alphabet)).Draw(rt, "s")
+		if got, want := foldSearch(s), whole(s); got != want {
+			rt.Fatalf("foldSearch(%+q): got %+q, want %+q", s, got, want)
+		}
+	})
+	for _, s := range []string{"", "ABC", "Café ECMWF", "e\u0301\u0327x", string([]rune{0x1e0a, 0x323}) + "A"} {
+		if got, want := foldSearch(s), whole(s); got != want || !utf8.ValidString(got) {
+			t.Errorf("foldSearch(%+q): got %+q, want %+q", s, got, want)
+		}
 	}
 }
 
