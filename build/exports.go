@@ -1,11 +1,16 @@
 package build
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"sync"
 
 	skillcat "github.com/skillcat/skillcat"
@@ -76,14 +81,21 @@ const (
 //   - the RFC 9727 API catalog of the api skills;
 //   - llms.txt and llms-full.txt.
 //
-// renderSkills streams the descriptors out of the index once for the
-// skill pages and the exports together, decodes each once, and hands it to
-// one on a worker, which writes only its own skill's slots; finish then
-// writes the aggregate documents. In an incremental build a SKILL.md whose
-// descriptor, name and site are unchanged is not made again, and a
-// descriptor is not even decoded when nothing that needs it (its stale
-// page or SKILL.md, llms-full.txt, the API catalog) is stale.
+// renderSkills asks wants of every listed skill whether its descriptor is
+// needed, streams the descriptors that are (all of them in a cold build)
+// out of the index once for the skill pages and the exports together,
+// decodes each once, and hands it to one on a worker, which writes only
+// its own skill's slots; finish then writes the aggregate documents.
+//
+// In a rebuild an unchanged skill costs no descriptor: its SKILL.md is
+// taken from the previous output when its key is unchanged, its block of
+// llms-full.txt is copied from the previous llms-full.txt (whose layout
+// the rebuild cache keeps, fullLayoutPart), and its endpoint, which is all
+// the API catalog needs of its descriptor, is the one the cache keeps by
+// its digest (endpointsPart).
 type exportRun struct {
+	ctx      context.Context
+	cache    *store.CacheTx // the rebuild cache, or nil
 	r        routes
 	on       Exports
 	site     Site
@@ -98,20 +110,48 @@ type exportRun struct {
 	entries  []agentskills.Entry
 	llms     llmstxt.File
 	full     *fullStream // llms-full.txt, when stale
-	apis     []*apicatalog.API
+	// endpoints are the api skills' endpoint URLs by listing index, for a
+	// stale API catalog; known are those the previous build kept, by
+	// descriptor digest.
+	endpoints []string
+	known     map[string]string
 }
+
+// The kinds of the rebuild cache's parts the exports keep.
+const (
+	// fullLayoutPart is where each skill's block lies in an llms-full.txt,
+	// keyed by the file's hash: a line "site <key>", then for each block
+	// in the file's order "<descriptor digest> <offset> <length>". A
+	// block depends on the site and its descriptor alone.
+	fullLayoutPart = "llms-full-layout"
+	// endpointsPart is the endpoint URL of each listed api skill by its
+	// descriptor digest, a JSON object, under the key "".
+	endpointsPart = "api-endpoints"
+)
+
+// span is where one block lies in a file: its offset and length; a zero
+// length means none.
+type span struct{ off, n int64 }
 
 // fullStream writes llms-full.txt in listing order while the workers make
 // its parts, holding only the parts that arrive before their turn (the
 // descriptors are streamed in that order, so a few at most): the file is
-// never in memory whole.
+// never in memory whole. The blocks of skills whose descriptor did not
+// change are copied from the previous build's file (prev, kept) in runs,
+// without being made again. Its layout is noted as it is written, for
+// the next build.
 type fullStream struct {
-	mu    sync.Mutex
-	file  *stream
-	w     *llmstxt.FullWriter
-	next  int            // the listing index of the next part to write
-	early map[int][]byte // parts made before their turn
-	err   error
+	mu     sync.Mutex
+	file   *stream
+	w      *llmstxt.FullWriter
+	next   int            // the listing index of the next block to write
+	early  map[int][]byte // parts made before their turn
+	prev   *os.File       // the previous llms-full.txt, or nil
+	old    map[string]span
+	kept   []span   // by listing index, each skill's block in prev, when copied
+	digest []string // by listing index, each skill's descriptor digest
+	layout strings.Builder
+	err    error
 }
 
 // put hands over the part of the skill at listing index i.
@@ -122,25 +162,65 @@ func (f *fullStream) put(i int, part []byte) error {
 		return f.err
 	}
 	f.early[i] = part
-	for p, ok := f.early[f.next]; ok; p, ok = f.early[f.next] {
-		delete(f.early, f.next)
-		if f.err = f.w.Add(p); f.err != nil {
-			return f.err
+	return f.drain()
+}
+
+// drain writes the blocks whose turn has come: parts made, and runs of
+// blocks copied from prev. f.mu is held.
+func (f *fullStream) drain() error {
+	for f.next < len(f.kept) && f.err == nil {
+		i := f.next
+		if first := f.kept[i]; first.n > 0 {
+			// The longest run of blocks that follow one another in prev.
+			j := i + 1
+			for j < len(f.kept) && f.kept[j].n > 0 && f.kept[j].off == f.kept[j-1].off+f.kept[j-1].n+2 {
+				j++
+			}
+			last := f.kept[j-1]
+			size := last.off + last.n - first.off
+			var off int64
+			if off, f.err = f.w.AddRun(io.NewSectionReader(f.prev, first.off, size), size); f.err != nil {
+				break
+			}
+			for k := i; k < j; k++ {
+				f.note(k, span{off + f.kept[k].off - first.off, f.kept[k].n})
+			}
+			f.next = j
+			continue
 		}
-		f.next++
+		p, ok := f.early[i]
+		if !ok {
+			break
+		}
+		delete(f.early, i)
+		var sp span
+		if sp.off, sp.n, f.err = f.w.AddSpan(p); f.err == nil {
+			f.note(i, sp)
+			f.next++
+		}
 	}
-	return nil
+	return f.err
+}
+
+// note adds the block of the skill at listing index i to the layout.
+func (f *fullStream) note(i int, sp span) {
+	f.layout.WriteString(strings.TrimPrefix(f.digest[i], "sha256:"))
+	f.layout.WriteByte(' ')
+	f.layout.WriteString(strconv.FormatInt(sp.off, 10))
+	f.layout.WriteByte(' ')
+	f.layout.WriteString(strconv.FormatInt(sp.n, 10))
+	f.layout.WriteByte('\n')
 }
 
 // newExportRun prepares the exports of the listing, or returns nil when the
 // site turns them all off. A stale llms-full.txt is started at once, and
 // written as its parts come (one).
-func newExportRun(r routes, cat *catalog, listed []store.Row, o *output, keys buildKeys) (*exportRun, error) {
+func newExportRun(ctx context.Context, r routes, cat *catalog, listed []store.Row, o *output, keys buildKeys) (*exportRun, error) {
 	on := cat.site.Exports
 	if !on.AgentSkills && !on.APICatalog && !on.LLMsTxt {
 		return nil, nil
 	}
-	x := &exportRun{r: r, on: on, site: cat.site, listed: listed, o: o, keys: keys, at: make(map[string]int, len(listed))}
+	x := &exportRun{ctx: ctx, cache: cat.cache, r: r, on: on, site: cat.site, listed: listed, o: o, keys: keys, at: make(map[string]int, len(listed))}
 	ids := make([]string, len(listed))
 	for i, s := range listed {
 		ids[i] = s.ID
@@ -154,29 +234,138 @@ func newExportRun(r routes, cat *catalog, listed []store.Row, o *output, keys bu
 	x.needAPIs = on.APICatalog && !o.fresh(r.apiCatalog(), x.key)
 	x.entries = make([]agentskills.Entry, len(listed))
 	x.llms = llmsFile(r, x.site, listed, x.names)
+	if err := x.keepParts(); err != nil {
+		return nil, err
+	}
 	if x.needFull {
 		file, err := o.create(r.llmsFull(), x.key)
 		if err != nil {
 			return nil, err
 		}
-		x.full = &fullStream{file: file, w: llmstxt.NewFullWriter(file, x.llms), early: map[int][]byte{}}
+		x.full = &fullStream{file: file, w: llmstxt.NewFullWriter(file, x.llms), early: map[int][]byte{},
+			kept: make([]span, len(listed)), digest: make([]string, len(listed))}
+		for i := range listed {
+			x.full.digest[i] = listed[i].Digest
+		}
+		x.full.layout.WriteString("site " + keys.site + "\n")
+		if err := x.openPreviousFull(); err != nil {
+			return nil, err
+		}
 	}
 	if x.needAPIs {
-		x.apis = make([]*apicatalog.API, len(listed))
+		x.endpoints = make([]string, len(listed))
 	}
 	return x, nil
+}
+
+// keepParts reads what the cache keeps for the stale aggregate documents,
+// and keeps for the next build what it keeps of the fresh ones.
+func (x *exportRun) keepParts() error {
+	if x.cache == nil {
+		return nil
+	}
+	if x.on.LLMsTxt && !x.needFull {
+		x.cache.UsePart(fullLayoutPart, x.o.prev[x.r.llmsFull()].Hash)
+	}
+	if !x.on.APICatalog {
+		return nil
+	}
+	if !x.needAPIs {
+		x.cache.UsePart(endpointsPart, "")
+		return nil
+	}
+	parts, err := x.cache.Parts(x.ctx, endpointsPart)
+	if err != nil {
+		return fmt.Errorf("%w: %v", errCache, err)
+	}
+	if data, ok := parts[""]; ok {
+		if err := json.Unmarshal([]byte(data), &x.known); err != nil {
+			return fmt.Errorf("%w: %s: %v", errCache, endpointsPart, err)
+		}
+	}
+	return nil
+}
+
+// openPreviousFull opens the previous build's llms-full.txt for its
+// blocks to be copied, when it is still the file that build left and the
+// cache keeps its layout for this site.
+func (x *exportRun) openPreviousFull() error {
+	path := x.r.llmsFull()
+	rec, ok := x.o.reuse(path)
+	if x.cache == nil || !ok {
+		return nil
+	}
+	parts, err := x.cache.Parts(x.ctx, fullLayoutPart)
+	if err != nil {
+		return fmt.Errorf("%w: %v", errCache, err)
+	}
+	layout, ok := parts[rec.Hash]
+	if !ok {
+		return nil
+	}
+	site, rest, _ := strings.Cut(layout, "\n")
+	if site != "site "+x.keys.site {
+		return nil // the blocks were made for another site
+	}
+	old, err := readLayout(rest, rec.Size)
+	if err != nil {
+		return fmt.Errorf("%w: %s: %v", errCache, fullLayoutPart, err)
+	}
+	f, err := os.Open(filepath.Join(x.o.out, filepath.FromSlash(path)))
+	if err != nil {
+		return nil
+	}
+	if info, err := f.Stat(); err != nil || !sameFile(info, rec) {
+		f.Close()
+		return nil
+	}
+	x.full.prev, x.full.old = f, old
+	return nil
+}
+
+// sameFile reports whether info is the file rec records, by its identity.
+func sameFile(info os.FileInfo, rec store.CachedOutput) bool {
+	stat, _ := fileStat(info)
+	return info.Mode().IsRegular() && stat != "" && stat == rec.Stat
+}
+
+// readLayout reads the blocks of a layout (fullLayoutPart, after its site
+// line) of a file of size bytes, by descriptor digest.
+func readLayout(text string, size int64) (map[string]span, error) {
+	old := make(map[string]span, strings.Count(text, "\n"))
+	for line := range strings.SplitSeq(text, "\n") {
+		if line == "" {
+			continue
+		}
+		f := strings.Fields(line)
+		if len(f) != 3 {
+			return nil, fmt.Errorf("bad line %q", line)
+		}
+		off, err1 := strconv.ParseInt(f[1], 10, 64)
+		n, err2 := strconv.ParseInt(f[2], 10, 64)
+		if err1 != nil || err2 != nil || off < 0 || n <= 0 || off+n > size {
+			return nil, fmt.Errorf("bad line %q", line)
+		}
+		old["sha256:"+f[0]] = span{off, n}
+	}
+	return old, nil
 }
 
 // abort closes what a failed build leaves unfinished; x may be nil.
 func (x *exportRun) abort() {
 	if x != nil && x.full != nil {
 		x.full.file.abort()
+		if x.full.prev != nil {
+			x.full.prev.Close()
+		}
 	}
 }
 
 // wants says whether skill id's descriptor is needed for the exports (i
 // its index in the listing), and whether its SKILL.md is fresh, taken from
-// the previous output.
+// the previous output. It notes what is taken without the descriptor: a
+// block of llms-full.txt copied from the previous one, an endpoint the
+// cache kept.
 func (x *exportRun) wants(id string) (i int, need, mdFresh bool, err error) {
 	i, ok := x.at[id]
 	if !ok {
@@ -188,8 +377,19 @@ func (x *exportRun) wants(id string) (i int, need, mdFresh bool, err error) {
 	if mdFresh {
 		x.entries[i].Digest = "sha256:" + x.o.prev[md].Hash
 	}
-	isAPI := e.CapabilityType == string(skillcat.API)
-	need = !(mdFresh || !x.on.AgentSkills) || x.needFull || (x.needAPIs && isAPI)
+	needFull := x.needFull
+	if needFull && x.full.old != nil {
+		if sp, ok := x.full.old[e.Digest]; ok {
+			x.full.kept[i], needFull = sp, false
+		}
+	}
+	needAPI := x.needAPIs && e.CapabilityType == string(skillcat.API)
+	if needAPI {
+		if u, ok := x.known[e.Digest]; ok {
+			x.endpoints[i], needAPI = u, false
+		}
+	}
+	need = (x.on.AgentSkills && !mdFresh) || needFull || needAPI
 	return i, need, mdFresh, nil
 }
 
@@ -202,25 +402,27 @@ func (x *exportRun) one(i int, decode func() (*skillcat.SkillDescriptor, error),
 	name := x.names[e.ID]
 	md := r.skillMD(name)
 	s := &agentskills.Skill{Name: name, Summary: e.Summary, Digest: e.Digest}
-	isAPI := x.needAPIs && e.CapabilityType == string(skillcat.API)
+	needMD := x.on.AgentSkills && !mdFresh
+	needFull := x.needFull && x.full.kept[i].n == 0
+	needAPI := x.needAPIs && e.CapabilityType == string(skillcat.API) && x.endpoints[i] == ""
 	var ins []byte
-	if mdFresh && x.needFull {
+	if mdFresh && needFull {
 		ins = o.previous(md)
 	}
-	if ins == nil || isAPI {
+	if needMD || (needFull && ins == nil) || needAPI {
 		d, err := decode()
 		if err != nil {
 			return fmt.Errorf("skill %q: %w", e.ID, err)
 		}
 		s.Descriptor = d
 	}
-	if ins == nil {
+	if ins == nil && (needMD || needFull) {
 		var err error
 		if ins, err = agentskills.Instructions(s); err != nil {
 			return fmt.Errorf("skill %q: SKILL.md: %w", e.ID, err)
 		}
 	}
-	if x.on.AgentSkills && !mdFresh {
+	if needMD {
 		s.DescriptorURL, s.PageURL = r.published(md, r.descriptor(e.ID)), r.published(md, r.skillPage(e.ID))
 		doc := agentskills.DocumentWith(s, ins)
 		sum := sha256.Sum256(doc)
@@ -229,20 +431,21 @@ func (x *exportRun) one(i int, decode func() (*skillcat.SkillDescriptor, error),
 			return err
 		}
 	}
-	if x.needFull {
+	if needFull {
 		s.DescriptorURL, s.PageURL = r.published(r.llmsFull(), r.descriptor(e.ID)), r.published(r.llmsFull(), r.skillPage(e.ID))
 		if err := x.full.put(i, append(ins[:len(ins):len(ins)], agentskills.Links(s)...)); err != nil {
 			return fmt.Errorf("%s: %w", r.llmsFull(), err)
 		}
 	}
-	if isAPI {
-		a := apiOf(r, s.Descriptor, e)
-		x.apis[i] = &a
+	if needAPI {
+		x.endpoints[i] = s.Descriptor.Endpoint.URL
 	}
 	return nil
 }
 
-// finish writes the aggregate documents once every skill's part is made.
+// finish writes the aggregate documents once every skill's part is made,
+// and keeps for the next build what lets it make them again without the
+// descriptors of unchanged skills.
 func (x *exportRun) finish() error {
 	r, o, listed, names, key := x.r, x.o, x.listed, x.names, x.key
 	if x.on.AgentSkills {
@@ -263,17 +466,7 @@ func (x *exportRun) finish() error {
 		}
 	}
 	if x.needAPIs {
-		var list []apicatalog.API
-		for _, a := range x.apis {
-			if a != nil {
-				list = append(list, *a)
-			}
-		}
-		data, err := apicatalog.Encode(list)
-		if err != nil {
-			return fmt.Errorf("api catalog: %w", err)
-		}
-		if err := o.write(r.apiCatalog(), data, key); err != nil {
+		if err := x.finishAPIs(); err != nil {
 			return err
 		}
 	}
@@ -283,18 +476,77 @@ func (x *exportRun) finish() error {
 		}
 	}
 	if x.needFull {
-		f := x.full
-		if f.next != len(listed) {
-			return fmt.Errorf("%s: %d of %d skills' parts made", r.llmsFull(), f.next, len(listed))
-		}
-		if err := f.w.Close(); err != nil {
-			return fmt.Errorf("%s: %w", r.llmsFull(), err)
-		}
-		if err := f.file.close(); err != nil {
+		if err := x.finishFull(); err != nil {
 			return fmt.Errorf("%s: %w", r.llmsFull(), err)
 		}
 	}
 	return nil
+}
+
+// finishAPIs writes the API catalog of the api skills, and keeps their
+// endpoints for the next build.
+func (x *exportRun) finishAPIs() error {
+	var list []apicatalog.API
+	known := map[string]string{}
+	for i := range x.listed {
+		e := &x.listed[i]
+		if e.CapabilityType != string(skillcat.API) {
+			continue
+		}
+		if x.endpoints[i] == "" {
+			return fmt.Errorf("api catalog: skill %q: no endpoint made", e.ID)
+		}
+		list = append(list, apiOf(x.r, x.endpoints[i], e))
+		known[e.Digest] = x.endpoints[i]
+	}
+	data, err := apicatalog.Encode(list)
+	if err != nil {
+		return fmt.Errorf("api catalog: %w", err)
+	}
+	if err := x.o.write(x.r.apiCatalog(), data, x.key); err != nil {
+		return err
+	}
+	if x.cache == nil {
+		return nil
+	}
+	kept, err := json.Marshal(known)
+	if err == nil {
+		err = x.cache.PutPart(x.ctx, endpointsPart, "", string(kept))
+	}
+	return err
+}
+
+// finishFull writes the blocks of llms-full.txt not yet written, ends the
+// file, and keeps its layout for the next build.
+func (x *exportRun) finishFull() error {
+	f := x.full
+	f.mu.Lock()
+	err := f.drain()
+	f.mu.Unlock()
+	if err != nil {
+		return err
+	}
+	if f.prev != nil {
+		f.prev.Close()
+		f.prev = nil
+	}
+	if f.next != len(x.listed) {
+		return fmt.Errorf("%d of %d skills' parts made", f.next, len(x.listed))
+	}
+	if err := f.w.Close(); err != nil {
+		return err
+	}
+	if err := f.file.close(); err != nil {
+		return err
+	}
+	if x.cache == nil {
+		return nil
+	}
+	rec, ok := x.o.recorded(x.r.llmsFull())
+	if !ok {
+		return fmt.Errorf("not recorded")
+	}
+	return x.cache.PutPart(x.ctx, fullLayoutPart, rec.Hash, f.layout.String())
 }
 
 // mdKey is what a SKILL.md is made from: the site, the descriptor and the
@@ -303,13 +555,13 @@ func mdKey(keys buildKeys, e *store.Row, name string) string {
 	return keys.site + " " + e.Digest + " " + name
 }
 
-// apiOf is the API catalog entry of an api skill: its endpoint, described
+// apiOf is the API catalog entry of an api skill: its endpoint URL, described
 // by its descriptor and the protocol's message schemas, documented by its
 // page, with the skill index as its metadata.
-func apiOf(r routes, d *skillcat.SkillDescriptor, e *store.Row) apicatalog.API {
+func apiOf(r routes, endpoint string, e *store.Row) apicatalog.API {
 	from := r.apiCatalog()
 	return apicatalog.API{
-		Anchor: d.Endpoint.URL,
+		Anchor: endpoint,
 		Desc: []apicatalog.Link{
 			{Href: r.published(from, r.descriptor(e.ID)), Type: "application/json", Title: e.Name + " (Skill Sharing Protocol descriptor)"},
 			{Href: r.published(from, r.schema("invocation-request.schema.json")), Type: "application/schema+json", Title: "InvocationRequest schema"},
@@ -433,4 +685,13 @@ func (o *output) previous(path string) []byte {
 		return nil
 	}
 	return ins
+}
+
+// recorded returns the record of the file at path of the new tree, once
+// written.
+func (o *output) recorded(path string) (store.CachedOutput, bool) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	rec, ok := o.records[path]
+	return rec, ok
 }

@@ -62,7 +62,7 @@ func render(ctx context.Context, cfg Config, cat *catalog, listed []store.Row, o
 			return fmt.Errorf("search index: %w", err)
 		}
 		collecting = time.Since(start)
-		x, err := newExportRun(pages.routes, cat, listed, o, keys)
+		x, err := newExportRun(gctx, pages.routes, cat, listed, o, keys)
 		if err != nil {
 			search.finish()
 			return fmt.Errorf("exports: %w", err)
@@ -200,8 +200,10 @@ func renderListed(ctx context.Context, cfg Config, cat *catalog, listed []store.
 // part of the exports (x, nil when they are off), in parallel, streaming
 // the descriptors out of the index once and decoding each at most once; the
 // skills whose search tokens search wants are tokenized from the same
-// stream (or fetched, when no stream runs). A page whose descriptor and
-// site are those of the previous build is not rendered.
+// stream. A page whose descriptor and site are those of the previous build
+// is not rendered; in a rebuild (renderStale) only the descriptors of
+// skills that have a file, an export part or search tokens to make are
+// read at all.
 func renderSkills(ctx context.Context, cfg Config, p *pages, cat *catalog, listed []store.Row, o *output, keys buildKeys, x *exportRun, search *postingsRun) error {
 	entries := make(map[string]*store.Row, len(listed))
 	for i := range listed {
@@ -256,41 +258,21 @@ func renderSkills(ctx context.Context, cfg Config, p *pages, cat *catalog, liste
 		return nil
 	}
 	var err error
-	switch {
-	case x != nil:
-		// The exports need every descriptor (llms-full.txt) or look at
-		// each: stream them all, once for both.
+	if o.prev == nil {
+		// Cold: every file is made; stream every descriptor out of the
+		// index.
 		err = cat.db.EachDescriptor(gctx, func(id string, d []byte) error {
-			at, export, mdFresh, err := x.wants(id)
-			if err != nil {
-				return fmt.Errorf("exports: %w", err)
+			at, export, mdFresh := 0, false, false
+			if x != nil {
+				var err error
+				if at, export, mdFresh, err = x.wants(id); err != nil {
+					return fmt.Errorf("exports: %w", err)
+				}
 			}
-			return send(id, d, stale(entries[id]), export, mdFresh, at)
+			return send(id, d, true, export, mdFresh, at)
 		})
-	case o.prev == nil:
-		// Cold: stream every descriptor out of the index.
-		err = cat.db.EachDescriptor(gctx, func(id string, d []byte) error { return send(id, d, true, false, false, 0) })
-	default:
-		// Incremental: fetch only the descriptors whose files are stale,
-		// and those whose search tokens are wanted.
-		if err := search.fetch(gctx, workerCount(cfg.Workers)); err != nil {
-			return err
-		}
-		search = nil // every wanted skill is tokenized
-		for i := range listed {
-			e := &listed[i]
-			if !stale(e) {
-				continue
-			}
-			d, derr := cat.db.Descriptor(gctx, e.ID)
-			if derr == nil {
-				derr = send(e.ID, d, true, false, false, 0)
-			}
-			if derr != nil {
-				err = derr
-				break
-			}
-		}
+	} else {
+		err = renderStale(gctx, cat, listed, x, search, stale, send)
 	}
 	// A worker's error comes first: the reading stopped because of it.
 	if werr := g.Wait(); werr != nil {
@@ -300,6 +282,60 @@ func renderSkills(ctx context.Context, cfg Config, p *pages, cat *catalog, liste
 		return err
 	}
 	return ctx.Err()
+}
+
+// renderStale is renderSkills in a rebuild: it asks of every listed skill
+// whether its files are stale, what its exports need of it (x.wants) and
+// whether search wants its tokens, then reads the descriptors of only the skills that need theirs, and
+// sends each to be made. Many are streamed out of the index at once
+// (after a change to the site, say); a few are fetched one by one.
+func renderStale(ctx context.Context, cat *catalog, listed []store.Row, x *exportRun, search *postingsRun, stale func(*store.Row) bool,
+	send func(id string, d []byte, page, export, mdFresh bool, at int) error) error {
+	type job struct {
+		page, export, mdFresh bool
+	}
+	jobs := map[string]job{}
+	var order []string // the ids of jobs, in listing order
+	for i := range listed {
+		e := &listed[i]
+		var j job
+		if x != nil {
+			var err error
+			if _, j.export, j.mdFresh, err = x.wants(e.ID); err != nil {
+				return fmt.Errorf("exports: %w", err)
+			}
+		}
+		// stale takes a fresh descriptor and page from the previous output.
+		j.page = stale(e)
+		if _, tokens := search.wants(e.ID); j.page || j.export || tokens {
+			jobs[e.ID] = j
+			order = append(order, e.ID)
+		}
+	}
+	do := func(id string, d []byte) error {
+		j, ok := jobs[id]
+		if !ok {
+			return nil
+		}
+		var at int
+		if x != nil {
+			at = x.at[id]
+		}
+		return send(id, d, j.page, j.export, j.mdFresh, at)
+	}
+	if len(order) > len(listed)/8 {
+		return cat.db.EachDescriptor(ctx, do)
+	}
+	for _, id := range order {
+		d, err := cat.db.Descriptor(ctx, id)
+		if err == nil {
+			err = do(id, d)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // pageKey is what a skill page is made from: the site and the descriptor.

@@ -18,7 +18,6 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"golang.org/x/sync/errgroup"
 	"golang.org/x/text/unicode/norm"
 
 	skillcat "github.com/skillcat/skillcat"
@@ -146,8 +145,9 @@ func writeSearchFiles(r routes, docs []listItem, postings map[string][]posting, 
 // postingsRun gathers the search postings of the listed skills. A skill
 // whose tokens the rebuild cache holds (by tokensKey) is merged at once and
 // not read again; the others (wants) are tokenized from their descriptions
-// by whoever reads them: the skill pages' workers, which stream the
-// descriptors anyway (tokenize), or fetch. One goroutine merges, so the map
+// by whoever reads them: the skill pages' workers, which read those
+// descriptors anyway (tokenize; in a rebuild renderStale reads only the
+// descriptors some file, export or token wants). One goroutine merges, so the map
 // needs no lock, and a document's postings are sorted when written, so the
 // order the tokens come in changes no byte.
 type postingsRun struct {
@@ -255,43 +255,6 @@ func (r *postingsRun) tokenizeDescriptor(doc int, descriptor []byte) error {
 	}
 	r.tokenize(doc, d.Description)
 	return nil
-}
-
-// fetch tokenizes every skill still wanted, reading its descriptor out of
-// the index: all of them in one stream when many are wanted, else one by
-// one, on workers goroutines.
-func (r *postingsRun) fetch(ctx context.Context, workers int) error {
-	if len(r.missing) == 0 {
-		return nil
-	}
-	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(workers)
-	send := func(id string, d []byte) error {
-		n, ok := r.missing[id]
-		if !ok {
-			return gctx.Err()
-		}
-		g.Go(func() error { return r.tokenizeDescriptor(n, d) })
-		return gctx.Err()
-	}
-	var err error
-	if len(r.missing) > len(r.docs)/8 {
-		err = r.cat.db.EachDescriptor(gctx, send)
-	} else {
-		for id := range r.missing {
-			var d []byte
-			if d, err = r.cat.db.Descriptor(gctx, id); err == nil {
-				err = send(id, d)
-			}
-			if err != nil {
-				break
-			}
-		}
-	}
-	if werr := g.Wait(); werr != nil {
-		return werr
-	}
-	return err
 }
 
 // finish waits for the merger and returns the postings of every document

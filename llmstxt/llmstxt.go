@@ -16,6 +16,7 @@ package llmstxt
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"strings"
 )
@@ -74,9 +75,16 @@ func EncodeFull(f File, docs [][]byte) []byte {
 
 // FullWriter writes an llms-full.txt one document at a time, so that a
 // large one is never held whole: the same bytes as EncodeFull.
+//
+// Each document is written as a block, "---\n\n" and the document
+// without its trailing line breaks, followed by two line breaks. AddSpan
+// says where a block went and AddRun copies blocks an earlier FullWriter
+// wrote, so that a file can be made again from the unchanged blocks of the
+// previous one without making their documents again.
 type FullWriter struct {
 	w       io.Writer
-	pending int // line breaks held back: the file ends with exactly one
+	n       int64 // bytes written to w
+	pending int   // line breaks held back: the file ends with exactly one
 	err     error
 }
 
@@ -91,10 +99,41 @@ func NewFullWriter(w io.Writer, f File) *FullWriter {
 
 // Add writes the next document.
 func (fw *FullWriter) Add(doc []byte) error {
-	fw.write([]byte("---\n\n"))
-	fw.write(bytes.TrimRight(doc, "\n"))
+	_, _, err := fw.AddSpan(doc)
+	return err
+}
+
+// blockHead begins each document's block.
+const blockHead = "---\n\n"
+
+// AddSpan writes the next document and returns where its block lies in
+// the file: its offset and length.
+func (fw *FullWriter) AddSpan(doc []byte) (off, n int64, err error) {
+	off = fw.n + int64(fw.pending)
+	text := bytes.TrimRight(doc, "\n")
+	fw.write([]byte(blockHead))
+	fw.write(text)
 	fw.write([]byte("\n\n"))
-	return fw.err
+	return off, int64(len(blockHead) + len(text)), fw.err
+}
+
+// AddRun writes the next n bytes of r as the next documents: a run of
+// blocks one after another, as an earlier FullWriter wrote them, from the
+// offset of the first (AddSpan) to the end of the last. It returns where
+// the run lies in this file; an r shorter than n is an error.
+func (fw *FullWriter) AddRun(r io.Reader, n int64) (off int64, err error) {
+	off = fw.n + int64(fw.pending)
+	buf := make([]byte, min(n, 256<<10))
+	for left := n; left > 0 && fw.err == nil; {
+		k, rerr := io.ReadFull(r, buf[:min(left, int64(len(buf)))])
+		fw.write(buf[:k])
+		left -= int64(k)
+		if rerr != nil && fw.err == nil {
+			fw.err = fmt.Errorf("copy %d bytes: %w", n, rerr)
+		}
+	}
+	fw.write([]byte("\n\n"))
+	return off, fw.err
 }
 
 // Close ends the file with one line break; it returns the first error of
@@ -116,9 +155,11 @@ func (fw *FullWriter) write(p []byte) {
 	if len(text) > 0 {
 		if fw.pending > 0 {
 			_, fw.err = fw.w.Write(bytes.Repeat([]byte{'\n'}, fw.pending))
+			fw.n += int64(fw.pending)
 		}
 		if fw.err == nil {
 			_, fw.err = fw.w.Write(text)
+			fw.n += int64(len(text))
 		}
 		fw.pending = 0
 	}

@@ -2,10 +2,12 @@ package llmstxt_test
 
 import (
 	"bytes"
+	"io"
 	"strings"
 	"testing"
 
 	"github.com/skillcat/skillcat/llmstxt"
+	"pgregory.net/rapid"
 )
 
 func TestEncode(t *testing.T) {
@@ -65,4 +67,79 @@ func TestFullWriterIsEncodeFull(t *testing.T) {
 			t.Errorf("EncodeFull %q: got %q, want %q", docs, enc, wantBytes)
 		}
 	}
+}
+
+// TestFullWriterRuns makes an llms-full.txt again from the blocks of an
+// earlier one, as a rebuild does: documents kept are copied from the
+// earlier file in runs (AddRun, from the spans AddSpan gave), the others
+// made; the bytes must be EncodeFull's of the new documents, and the
+// spans of the new file must hold its blocks.
+func TestFullWriterRuns(t *testing.T) {
+	f := llmstxt.File{Title: "T", Summary: "S"}
+	rapid.Check(t, func(t *rapid.T) {
+		gen := rapid.SliceOfN(rapid.SampledFrom([]string{"a", "b\n", "c\n\nd\n\n", "", "\n", "---", "e\n---\n"}), 0, 12)
+		old := gen.Draw(t, "old")
+		var prev bytes.Buffer
+		w := llmstxt.NewFullWriter(&prev, f)
+		type span struct{ off, n int64 }
+		spans := make([]span, len(old))
+		for i, d := range old {
+			off, n, err := w.AddSpan([]byte(d))
+			if err != nil {
+				t.Fatal(err)
+			}
+			spans[i] = span{off, n}
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		// The new documents: each an old one kept (by index) or a new one.
+		var docs []string
+		var from []int // the old document kept, or -1
+		for range rapid.IntRange(0, 12).Draw(t, "n") {
+			if len(old) > 0 && rapid.Bool().Draw(t, "kept") {
+				k := rapid.IntRange(0, len(old)-1).Draw(t, "which")
+				// The old file's last block lost its line breaks to the
+				// end of the file: only a block that ends in text is whole.
+				if k < len(old)-1 || strings.TrimRight(old[k], "\n") != "" {
+					docs, from = append(docs, old[k]), append(from, k)
+					continue
+				}
+			}
+			d := gen.Draw(t, "new")
+			docs, from = append(docs, strings.Join(d, "")), append(from, -1)
+		}
+		var got bytes.Buffer
+		w = llmstxt.NewFullWriter(&got, f)
+		r := bytes.NewReader(prev.Bytes())
+		for i := 0; i < len(docs); {
+			if from[i] < 0 {
+				if err := w.Add([]byte(docs[i])); err != nil {
+					t.Fatal(err)
+				}
+				i++
+				continue
+			}
+			// A run of old blocks that follow one another in the old file.
+			j := i + 1
+			for j < len(docs) && from[j] == from[j-1]+1 {
+				j++
+			}
+			first, last := spans[from[i]], spans[from[j-1]]
+			if _, err := w.AddRun(io.NewSectionReader(r, first.off, last.off+last.n-first.off), last.off+last.n-first.off); err != nil {
+				t.Fatal(err)
+			}
+			i = j
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		want := make([][]byte, len(docs))
+		for i, d := range docs {
+			want[i] = []byte(d)
+		}
+		if enc := llmstxt.EncodeFull(f, want); !bytes.Equal(got.Bytes(), enc) {
+			t.Fatalf("got %q, want %q", got.Bytes(), enc)
+		}
+	})
 }
