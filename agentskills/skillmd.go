@@ -7,7 +7,9 @@ import (
 	"net/url"
 	"sort"
 	"strings"
+	"unicode"
 	"unicode/utf16"
+	"unicode/utf8"
 
 	skillcat "github.com/skillcat/skillcat"
 )
@@ -46,12 +48,39 @@ func Description(summary, name, id string, t skillcat.CapabilityType, provider s
 }
 
 // oneLine collapses white space, line breaks included, into single spaces.
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+func oneLine(s string) string {
+	if isOneLine(s) {
+		return s
+	}
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// isOneLine reports whether s has no white space but single spaces
+// between words, so that oneLine would give it back as it is.
+func isOneLine(s string) bool {
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c >= utf8.RuneSelf {
+			r, n := utf8.DecodeRuneInString(s[i:])
+			if unicode.IsSpace(r) {
+				return false
+			}
+			i += n
+			continue
+		}
+		if c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r' || c == ' ' && (i == 0 || i == len(s)-1 || s[i+1] == ' ') {
+			return false
+		}
+		i++
+	}
+	return true
+}
 
 // clamp cuts s at a word boundary so that it is at most n code units in
 // UTF-16 (and so at most n code points), ending it with "…" when cut.
 func clamp(s string, n int) string {
-	if len(utf16.Encode([]rune(s))) <= n {
+	// No code point takes more UTF-16 code units than UTF-8 bytes.
+	if len(s) <= n || utf16Len(s) <= n {
 		return s
 	}
 	r := []rune(s)
@@ -70,6 +99,15 @@ func clamp(s string, n int) string {
 		return string(r[:end]) + "…"
 	}
 	return string(r[:end])[:cutAt] + "…"
+}
+
+// utf16Len is the length of s in UTF-16 code units.
+func utf16Len(s string) int {
+	n := 0
+	for _, c := range s {
+		n += utf16.RuneLen(c)
+	}
+	return n
 }
 
 // typeWord names a capability type in a sentence.

@@ -129,11 +129,22 @@ func renderListed(ctx context.Context, cfg Config, cat *catalog, listed []store.
 	}
 	for _, t := range skillcat.CapabilityTypes {
 		file := r.typeIndex(string(t))
+		// An unsigned type index whose skills are unchanged is taken
+		// from the previous output, not made again.
+		key := ""
+		if cfg.Signer == nil {
+			key = keys.site + " " + store.ListedKey(byType[string(t)])
+			if o.fresh(file, key) {
+				continue
+			}
+		}
 		data, err := encodeIndex(r, file, byType[string(t)])
 		if err != nil {
 			return fmt.Errorf("type index %s: %w", t, err)
 		}
-		add(file, data)
+		if werr == nil {
+			werr = o.write(file, data, key)
+		}
 		if cfg.Signer != nil {
 			add(r.signature(file), signature(cfg, data))
 		}

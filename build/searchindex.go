@@ -192,12 +192,10 @@ func newPostingsRun(ctx context.Context, cat *catalog, docs []listItem, digests 
 			r.missing[d.ID] = i
 			continue
 		}
-		toks, err := decodeTokens(data)
-		if err != nil {
+		if err := mergeTokens(r.postings, i, data); err != nil {
 			return nil, fmt.Errorf("%w: search tokens of %q: %v", errCache, d.ID, err)
 		}
 		cat.cache.UsePart(searchPart, r.keys[i])
-		r.merge(i, toks)
 	}
 	go func() {
 		defer close(r.merged)
@@ -293,20 +291,28 @@ func encodeTokens(toks map[string]uint8) string {
 	return strings.Join(list, "\n")
 }
 
-// decodeTokens reads what encodeTokens wrote.
-func decodeTokens(data string) (map[string]uint8, error) {
-	toks := make(map[string]uint8, 128)
-	for line := range strings.SplitSeq(data, "\n") {
+// mergeTokens adds the tokens of document doc, as encodeTokens wrote
+// them, to postings: the document is read straight into the index, with
+// no map of its own.
+func mergeTokens(postings map[string][]posting, doc int, data string) error {
+	for data != "" {
+		var line string
+		line, data, _ = strings.Cut(data, "\n")
 		if line == "" {
 			continue
 		}
 		class := line[0] - '0'
 		if class > fieldTitle || len(line) == 1 {
-			return nil, fmt.Errorf("bad token line %q", line)
+			return fmt.Errorf("bad token line %q", line)
 		}
-		toks[line[1:]] = class
+		t := line[1:]
+		ps, ok := postings[t]
+		if !ok {
+			t = strings.Clone(t) // not the part it was cut from
+		}
+		postings[t] = append(ps, posting(doc)<<2|posting(class))
 	}
-	return toks, nil
+	return nil
 }
 
 // docTokens returns the tokens of one skill with the best field class each
