@@ -502,9 +502,12 @@ func (c *catalog) close() {
 	c.db.Close()
 }
 
-// load runs read → parse → index and fails with every violation. The index
-// is an anonymous temporary SQLite file (store.OpenTemp), so a large
-// catalog is not held in memory and nothing of it outlives the build.
+// load runs read → parse → index and fails with every violation. Without
+// a cache the index is an anonymous temporary SQLite file
+// (store.OpenTemp), so a large catalog is not held in memory and nothing
+// of it outlives the build; with one, it is the index the cache keeps
+// (store.CacheTx.Index), brought up to date with the sources that changed
+// (updateIndex).
 func load(ctx context.Context, cfg Config, cache *store.CacheTx) (*catalog, *Result, error) {
 	res := &Result{}
 	mark := time.Now()
@@ -528,7 +531,9 @@ func load(ctx context.Context, cfg Config, cache *store.CacheTx) (*catalog, *Res
 
 	cat := &catalog{site: site, sources: files}
 	var err error
-	if cat.db, err = store.OpenTemp(ctx); err != nil {
+	if cache != nil {
+		cat.db = cache.Index() // kept in the cache, brought up to date below
+	} else if cat.db, err = store.OpenTemp(ctx); err != nil {
 		return nil, res, fmt.Errorf("index: %w", ctxErr(ctx, err))
 	}
 	fail := func(err error) (*catalog, *Result, error) {
@@ -541,7 +546,25 @@ func load(ctx context.Context, cfg Config, cache *store.CacheTx) (*catalog, *Res
 		return fail(fmt.Errorf("index: %w", ctxErr(ctx, err)))
 	}
 	defer x.close()
-	if err := parseSources(ctx, cfg.Content, files, display, cfg.Workers, cache, x); err != nil {
+	if cache != nil {
+		err = updateIndex(ctx, cfg, files, display, cache, x)
+	} else {
+		err = parseSources(ctx, cfg.Content, files, display, cfg.Workers, nil, x)
+	}
+	if errors.Is(err, errDuplicate) {
+		// Some source claims an id another holds: the build fails. Its
+		// violations are a cold load's, which decides by source order
+		// which of the claimants is the duplicate.
+		x.close()
+		cat.close()
+		cold, res, err := load(ctx, cfg, nil)
+		if err == nil {
+			cold.close()
+			return nil, res, fmt.Errorf("%w: the kept index found a duplicate id that the sources do not hold", errCache)
+		}
+		return nil, res, err
+	}
+	if err != nil {
 		return fail(fmt.Errorf("parse and index: %w", ctxErr(ctx, err)))
 	}
 	pvs, err := x.finish()

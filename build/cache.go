@@ -34,12 +34,15 @@ import (
 //     rewritten output has new inodes and change times);
 //   - nothing changed (every source and output file unchanged, the same
 //     settings and templates): the build stops there and writes nothing;
-//   - otherwise each unchanged source takes its parse result from the cache,
-//     each skill page whose descriptor and site settings are unchanged is
-//     taken from the previous output instead of being rendered, and each
-//     file whose bytes are unchanged is taken instead of being written (see
-//     output). Which skills are listed is decided by the index each build,
-//     from rows whose checksums and descriptor digests are verified.
+//   - otherwise the index the cache keeps is brought up to date with the
+//     sources whose identity changed (updateIndex), each skill page whose
+//     descriptor and site settings are unchanged is taken from the
+//     previous output instead of being rendered, and each file whose bytes
+//     are unchanged is taken instead of being written (see output). Which
+//     skills are listed is decided by that index each build; its rows are
+//     trusted while the cache is sealed (no other writer since the build
+//     that committed it), and every row's checksum and descriptor digest
+//     is verified first otherwise.
 //
 // Everything the cache holds is keyed by cacheVersion, a digest of the
 // running program, so a new skillcat starts from a cold build.

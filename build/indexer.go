@@ -2,6 +2,8 @@ package build
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"path"
 	"sort"
@@ -21,6 +23,14 @@ type indexer struct {
 	routes  routes
 	sources map[string]indexedSource // by source path, every loaded source
 	vs      skillcat.Violations
+	// kept is set when the index is the one the cache keeps: add then
+	// replaces the rows of the sources it is given (those that may have
+	// changed) and leaves the others' rows as they are.
+	kept bool
+	// waiting are the sources not yet given to add whose rows may be
+	// replaced, and deferred the rows whose id one of them still holds.
+	waiting  map[string]bool
+	deferred []deferredRow
 	// Counts: sources parsed this run (the rest came from the cache), and
 	// loaded skills listed and withheld as private.
 	parsed, listed, private int
@@ -43,6 +53,17 @@ func newIndexer(ctx context.Context, db *store.DB, r routes) (*indexer, error) {
 	return &indexer{loader: l, routes: r, sources: map[string]indexedSource{}}, nil
 }
 
+// deferredRow is a row that add could not insert yet.
+type deferredRow struct {
+	path, display string
+	p             parsed
+}
+
+// errDuplicate is returned by add on the kept index when a source claims
+// an id another source holds: the build fails, and load finds which is
+// the duplicate as a cold load does.
+var errDuplicate = errors.New("duplicate id")
+
 // add takes the parse result p of the source at path (named display in
 // messages). The error is for a failure of the index itself, or of the
 // cache that p came from.
@@ -53,6 +74,9 @@ func (x *indexer) add(ctx context.Context, path, display string, p parsed) error
 	x.vs = append(x.vs, p.vs...)
 	if !p.cached {
 		x.parsed++
+	}
+	if x.kept {
+		return x.replace(ctx, path, display, p)
 	}
 	if p.row == nil {
 		return nil
@@ -73,6 +97,64 @@ func (x *indexer) add(ctx context.Context, path, display string, p parsed) error
 		x.listed++
 	} else {
 		x.private++
+	}
+	return nil
+}
+
+// replace brings the kept index up to date with the source at path: a
+// source whose bytes are unchanged keeps its row; any other loses it, and
+// a valid one gets its new row. A new row whose id is held by a source
+// not yet given to add (whose row may yet go) waits for the end (flush).
+func (x *indexer) replace(ctx context.Context, path, display string, p parsed) error {
+	delete(x.waiting, path)
+	if p.cached {
+		return nil
+	}
+	if err := x.loader.Remove(ctx, path); err != nil {
+		return err
+	}
+	if p.row == nil {
+		return nil
+	}
+	dup, err := x.loader.Add(ctx, p.row)
+	switch {
+	case err != nil:
+		return err
+	case dup != nil && x.waiting[dup.Other]:
+		x.deferred = append(x.deferred, deferredRow{path, display, p})
+	case dup != nil:
+		return errDuplicate
+	}
+	return nil
+}
+
+// flush inserts the rows that waited, once every source has been given
+// to add, and takes from the cache what the kept index holds of every
+// source (for the layout check and the counts) and the warnings of the
+// sources not given to add.
+func (x *indexer) flush(ctx context.Context, cache *store.CacheTx, display func(string) string) error {
+	for _, d := range x.deferred {
+		if dup, err := x.loader.Add(ctx, d.p.row); err != nil {
+			return err
+		} else if dup != nil {
+			return errDuplicate
+		}
+	}
+	all, err := cache.IndexedSources(ctx)
+	if err != nil {
+		return err
+	}
+	x.sources = make(map[string]indexedSource, len(all))
+	x.listed, x.private = 0, 0
+	for _, s := range all {
+		src := indexedSource{display: display(s.Path), id: s.ID, idLine: s.IDLine, idColumn: s.IDColumn,
+			listed: s.Access != string(skillcat.Private)}
+		x.sources[s.Path] = src
+		if src.listed {
+			x.listed++
+		} else {
+			x.private++
+		}
 	}
 	return nil
 }
@@ -132,4 +214,74 @@ func (x *indexer) layoutViolations() skillcat.Violations {
 		}
 	}
 	return vs
+}
+
+// updateIndex brings the index the cache keeps (x, on cache.Index) up to
+// date with the sources, in the cache's transaction: the rows of sources
+// gone are removed, and only the sources whose identity is not the
+// recorded one are given to parseCached and add; every other source's
+// row, tags and warnings stay as they are. A cache that is not sealed
+// (store.CacheTx.Trusted) is verified whole first. The id of a new row is
+// checked by the index's UNIQUE constraint against every skill it holds,
+// and which skills are listed or private is read from it afterwards.
+func updateIndex(ctx context.Context, cfg Config, files []SourceFile, display func(string) string, cache *store.CacheTx, x *indexer) error {
+	if !cache.Trusted() {
+		if err := cache.Verify(ctx); err != nil {
+			return err
+		}
+	}
+	states, err := cache.Sources(ctx)
+	if err != nil {
+		return err
+	}
+	present := make(map[string]bool, len(files))
+	looked := map[string]bool{}
+	var changed []SourceFile
+	x.kept, x.waiting = true, map[string]bool{}
+	for _, f := range files {
+		present[f.Path] = true
+		if st, ok := states[f.Path]; !ok || f.stat == "" || st.Stat != f.stat {
+			changed = append(changed, f)
+			x.waiting[f.Path] = true
+			looked[f.Path] = true
+		}
+	}
+	var gone []string
+	for p := range states {
+		if !present[p] {
+			gone = append(gone, p)
+		}
+	}
+	sort.Strings(gone)
+	for _, p := range gone {
+		if err := cache.RemoveSource(ctx, p); err != nil {
+			return err
+		}
+	}
+	if err := parseSources(ctx, cfg.Content, changed, display, cfg.Workers, cache, x); err != nil {
+		return err
+	}
+	if err := x.flush(ctx, cache, display); err != nil {
+		return err
+	}
+	warned, err := cache.Warnings(ctx)
+	if err != nil {
+		return err
+	}
+	for _, f := range files {
+		w, ok := warned[f.Path]
+		if !ok || looked[f.Path] {
+			continue // its warnings came with its parse result
+		}
+		p := f.Path
+		var vs skillcat.Violations
+		if err := json.Unmarshal(w, &vs); err != nil {
+			return fmt.Errorf("%w: warnings of %s: %v", errCache, p, err)
+		}
+		for i := range vs {
+			vs[i].File = display(p)
+		}
+		x.vs = append(x.vs, vs...)
+	}
+	return nil
 }

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"database/sql"
@@ -42,9 +43,15 @@ import (
 type Cache struct {
 	db   *sql.DB
 	path string
+	// sealed is the token of the seal that vouched for the file when it
+	// was opened ("" for none), committed the token of this build's
+	// commit, which Close seals.
+	sealed, committed string
 }
 
-// CachedSource is one source as the previous build saw it.
+// CachedSource is one source as the previous build saw it. Its Row is the
+// persistent index's row of that source (Index), the rest the sources
+// table's.
 type CachedSource struct {
 	Path     string
 	Stat     string // the file's identity (device, inode, ctime, size); "" means unknown
@@ -79,21 +86,24 @@ const cacheAppID = 0x534b4331
 
 // cacheSchemaVersion is the user_version of the schema below; a cache of
 // another schema starts afresh.
-const cacheSchemaVersion = 4
+const cacheSchemaVersion = 5
 
-// cacheSchema is the cache's tables. A source's row is the index's row
-// (rowColumns) beside what the cache adds of its own; its tags are rows of
-// source_tags, as the index's are rows of skill_tags.
+// cacheSchema is the cache's tables. The index itself is kept here: the
+// tables skills and skill_tags are the index's own (migrations/, with an
+// index on the source path), updated by each rebuild in its transaction
+// (Index), and a source's row in sources holds what the cache adds to its
+// index row: its identity, hash, warnings and id position, and the
+// checksum of all of it (CachedSource.sum).
 var cacheSchema = `
 DROP TABLE IF EXISTS meta; DROP TABLE IF EXISTS sources; DROP TABLE IF EXISTS source_tags; DROP TABLE IF EXISTS outputs; DROP TABLE IF EXISTS parts;
+DROP TABLE IF EXISTS skill_tags; DROP TABLE IF EXISTS skills;
 CREATE TABLE meta (name TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
 CREATE TABLE sources (
-	path TEXT PRIMARY KEY, stat TEXT NOT NULL, hash TEXT NOT NULL, ` + rowDecls() + `,
+	path TEXT PRIMARY KEY, stat TEXT NOT NULL, hash TEXT NOT NULL,
 	warnings BLOB NOT NULL, id_line INTEGER NOT NULL, id_column INTEGER NOT NULL, sum TEXT NOT NULL
 ) WITHOUT ROWID;
-CREATE TABLE source_tags (
-	path TEXT NOT NULL, position INTEGER NOT NULL, tag TEXT NOT NULL, PRIMARY KEY (path, position)
-) WITHOUT ROWID;
+` + indexSchema() + `
+CREATE INDEX skills_source ON skills (source);
 CREATE TABLE parts (
 	kind TEXT NOT NULL, key TEXT NOT NULL, data TEXT NOT NULL, sum TEXT NOT NULL, PRIMARY KEY (kind, key)
 ) WITHOUT ROWID;
@@ -102,12 +112,35 @@ CREATE TABLE outputs (
 ) WITHOUT ROWID;
 `
 
-// The statements on a source's row.
+// The statements on a source's row: sources beside its index row.
 var (
-	allSourcesSQL = `SELECT path, stat, hash, ` + rowNames() + `, warnings, id_line, id_column, sum FROM sources`
-	putSourceSQL  = `INSERT OR REPLACE INTO sources (path, stat, hash, ` + rowNames() + `, warnings, id_line, id_column, sum)
-	VALUES (` + placeholders(len(rowColumns)+7) + `)`
+	sourceRowSQL = `SELECT s.path, s.stat, s.hash, ` + prefixed("k.") + `, s.warnings, s.id_line, s.id_column, s.sum
+	FROM sources AS s LEFT JOIN skills AS k ON k.source = s.path`
+	putSourceSQL = `INSERT OR REPLACE INTO sources (path, stat, hash, warnings, id_line, id_column, sum) VALUES (?, ?, ?, ?, ?, ?, ?)`
 )
+
+// indexSchema is the index's schema, its migrations in order.
+func indexSchema() string {
+	ms, err := migrations()
+	if err != nil {
+		panic(err) // embedded files, checked by the tests
+	}
+	var b strings.Builder
+	for _, m := range ms {
+		b.WriteString(m.sql)
+		b.WriteString("\n;\n")
+	}
+	return b.String()
+}
+
+// prefixed is the row's column list with each name prefixed, "k.id, k.name, …".
+func prefixed(p string) string {
+	names := make([]string, len(rowColumns))
+	for i, c := range rowColumns {
+		names[i] = p + c.name
+	}
+	return strings.Join(names, ", ")
+}
 
 // sqliteMagic begins every SQLite database file.
 const sqliteMagic = "SQLite format 3\x00"
@@ -117,6 +150,7 @@ const sqliteMagic = "SQLite format 3\x00"
 // error wraps ErrForeign when the file is not a skillcat cache (it is then
 // not touched), and ErrCorrupt when it is one but cannot be read.
 func OpenCache(ctx context.Context, path, version string) (*Cache, error) {
+	sealed := sealedToken(path) // before SQLite opens the file (and its WAL)
 	kind, err := cacheKind(path)
 	switch {
 	case err != nil:
@@ -143,6 +177,7 @@ func OpenCache(ctx context.Context, path, version string) (*Cache, error) {
 		}
 		return nil, fmt.Errorf("open cache %s: %w: %v", path, ErrCorrupt, err)
 	}
+	c.sealed = sealed
 	return c, nil
 }
 
@@ -252,7 +287,7 @@ func openCache(ctx context.Context, path, version string) (*Cache, error) {
 	var have string
 	err = db.QueryRowContext(ctx, `SELECT value FROM meta WHERE name = 'version'`).Scan(&have)
 	if errors.Is(err, sql.ErrNoRows) || (err == nil && have != version) {
-		if _, err := db.ExecContext(ctx, `BEGIN IMMEDIATE; DELETE FROM sources; DELETE FROM source_tags; DELETE FROM outputs; DELETE FROM parts; DELETE FROM meta;
+		if _, err := db.ExecContext(ctx, `BEGIN IMMEDIATE; DELETE FROM sources; DELETE FROM skill_tags; DELETE FROM skills; DELETE FROM outputs; DELETE FROM parts; DELETE FROM meta;
 			INSERT INTO meta (name, value) VALUES ('version', ?); COMMIT;`, version); err != nil {
 			db.ExecContext(ctx, "ROLLBACK")
 			return fail(err)
@@ -284,7 +319,7 @@ func RemoveCache(path string) error {
 	if _, err := cacheKind(path); err != nil {
 		return err
 	}
-	for _, p := range []string{path, path + "-wal", path + "-shm", path + "-journal"} {
+	for _, p := range []string{path + sealSuffix, path + sealSuffix + ".tmp", path, path + "-wal", path + "-shm", path + "-journal"} {
 		if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
 			return err
 		}
@@ -292,8 +327,16 @@ func RemoveCache(path string) error {
 	return nil
 }
 
-// Close closes the cache file.
-func (c *Cache) Close() error { return c.db.Close() }
+// Close closes the cache file, and seals it (see sealSuffix) when this
+// build committed, or when it was sealed and this build changed nothing.
+// A seal that cannot be written costs the next build a verification only.
+func (c *Cache) Close() error {
+	err := c.db.Close()
+	if token := cmp.Or(c.committed, c.sealed); err == nil && token != "" {
+		writeSeal(c.path, token)
+	}
+	return err
+}
 
 // Begin starts a cache update. Reads through the returned CacheTx see the
 // previous build; its writes become the cache only on Commit, so a failed
@@ -303,21 +346,16 @@ func (c *Cache) Begin(ctx context.Context) (*CacheTx, error) {
 	if err != nil {
 		return nil, fmt.Errorf("update cache: %w", err)
 	}
-	if _, err := tx.ExecContext(ctx, `CREATE TEMP TABLE IF NOT EXISTS seen (path TEXT PRIMARY KEY) WITHOUT ROWID; DELETE FROM seen;`); err != nil {
-		tx.Rollback()
-		return nil, fmt.Errorf("update cache: %w", err)
+	t := &CacheTx{tx: tx, cache: c}
+	if c.sealed != "" {
+		var token string
+		err := tx.QueryRowContext(ctx, `SELECT value FROM meta WHERE name = 'seal'`).Scan(&token)
+		t.trusted = err == nil && token == c.sealed
 	}
-	t := &CacheTx{tx: tx}
-	if t.put, err = tx.PrepareContext(ctx, putSourceSQL); err == nil {
-		t.dropTags, err = tx.PrepareContext(ctx, `DELETE FROM source_tags WHERE path = ?`)
+	if !t.trusted {
+		c.sealed = "" // whatever this build does, the seal no longer holds
 	}
-	if err == nil {
-		t.putTag, err = tx.PrepareContext(ctx, `INSERT INTO source_tags (path, position, tag) VALUES (?, ?, ?)`)
-	}
-	if err == nil {
-		t.putTags, err = tx.PrepareContext(ctx, `INSERT INTO source_tags (path, position, tag) SELECT ?, key, value FROM json_each(?)`)
-	}
-	if err != nil {
+	if t.put, err = tx.PrepareContext(ctx, putSourceSQL); err != nil {
 		tx.Rollback()
 		return nil, fmt.Errorf("update cache: %w", err)
 	}
@@ -330,15 +368,13 @@ func (c *Cache) Begin(ctx context.Context) (*CacheTx, error) {
 type CacheTx struct {
 	mu        sync.Mutex // one statement at a time: a prepared statement is not reentrant
 	tx        *sql.Tx
+	cache     *Cache
+	trusted   bool // sealed: rows are used without verifying each (Verify)
 	put       *sql.Stmt
-	dropTags  *sql.Stmt
-	putTag    *sql.Stmt
-	putTags   *sql.Stmt            // every tag of a source at once (tagList)
-	rows      map[string]cachedRow // the cached sources not yet asked for (Source), once read
-	seenPaths []string             // sources seen since the last markSeen
-	usedParts []string             // "kind key" of every part this build used or made
-	newParts  []part               // parts made by this build, written at Commit
-	keepParts bool                 // keep every part (KeepSources)
+	states    map[string]SourceState // the cached sources, once read (Sources)
+	usedParts []string               // "kind key" of every part this build used or made
+	newParts  []part                 // parts made by this build, written at Commit
+	keepParts bool                   // keep every part (KeepSources)
 }
 
 // part is one piece of derived data the cache keeps for the next build.
@@ -354,104 +390,292 @@ func (t *CacheTx) corrupt(ctx context.Context, what string, err error) error {
 	if cerr := ctx.Err(); cerr != nil {
 		return cerr
 	}
+	t.cache.sealed = "" // never seal again what was found damaged
 	return fmt.Errorf("read cache: %s: %w: %v", what, ErrCorrupt, err)
 }
 
-// Source returns what the previous build saw of the source at path, and
-// marks the path as still present. A row whose checksum does not match
-// its contents is an error wrapping ErrCorrupt. The first call reads every
-// cached row in two queries (loadSources); each later call takes its row
-// from what was read, so a rebuild of n sources costs two queries, not 3n
-// statements.
+// Index returns the index kept in the cache, read and updated inside this
+// transaction: a rebuild brings it up to date with the sources that
+// changed (Loader.Remove and Add) instead of loading every row again.
+// Close does not close the cache; nothing of an update is kept unless
+// the transaction commits.
+func (t *CacheTx) Index() *DB { return &DB{q: t.tx} }
+
+// Trusted reports whether the cache was sealed by the build that last
+// committed it and has not been written since (see sealSuffix). Otherwise
+// the caller must Verify it before using the rows it holds.
+func (t *CacheTx) Trusted() bool { return t.trusted }
+
+// SourceState is what a rebuild first needs of each cached source: the
+// identity of the file and the hash of its bytes.
+type SourceState struct {
+	Stat string // "" means unknown
+	Hash string
+}
+
+// Sources returns the state of every cached source, by path: a few small
+// columns, not the rows.
+func (t *CacheTx) Sources(ctx context.Context) (map[string]SourceState, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if err := t.readStates(ctx); err != nil {
+		return nil, t.corrupt(ctx, "sources", err)
+	}
+	return t.states, nil
+}
+
+func (t *CacheTx) readStates(ctx context.Context) error {
+	if t.states != nil {
+		return nil
+	}
+	q, err := t.tx.QueryContext(ctx, `SELECT path, stat, hash FROM sources`)
+	if err != nil {
+		return err
+	}
+	states := map[string]SourceState{}
+	for q.Next() {
+		var p string
+		var s SourceState
+		if err := q.Scan(&p, &s.Stat, &s.Hash); err != nil {
+			q.Close()
+			return err
+		}
+		states[p] = s
+	}
+	if err := closeRows(q); err != nil {
+		return err
+	}
+	t.states = states
+	return nil
+}
+
+// Source returns what the previous build saw of the source at path: its
+// row of sources and its index row. A row whose checksum does not match
+// its contents, or whose descriptor does not match its digest, is an error
+// wrapping ErrCorrupt.
 func (t *CacheTx) Source(ctx context.Context, path string) (CachedSource, bool, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if t.rows == nil {
-		if err := t.loadSources(ctx); err != nil {
-			return CachedSource{}, false, t.corrupt(ctx, "sources", err)
-		}
+	if err := t.readStates(ctx); err != nil {
+		return CachedSource{}, false, t.corrupt(ctx, "sources", err)
 	}
-	t.seenPaths = append(t.seenPaths, path)
-	s, ok := t.rows[path]
-	if !ok {
+	if _, ok := t.states[path]; !ok {
 		return CachedSource{}, false, nil
 	}
-	delete(t.rows, path) // each source is asked for once; its bytes are not held
-	if s.Row.Source != s.Path {
-		return CachedSource{}, false, t.corrupt(ctx, "source "+path, errors.New("row of another source"))
+	q, err := t.tx.QueryContext(ctx, sourceRowSQL+` WHERE s.path = ?`, path)
+	if err != nil {
+		return CachedSource{}, false, t.corrupt(ctx, "source "+path, err)
 	}
-	if s.sumWas != s.sum() {
-		return CachedSource{}, false, t.corrupt(ctx, "source "+path, errors.New("row checksum mismatch"))
+	rows, err := scanSources(q)
+	if err == nil && len(rows) != 1 {
+		err = errors.New("no such row")
 	}
-	if d := sha256.Sum256(s.Row.Descriptor); "sha256:"+hex.EncodeToString(d[:]) != s.Row.Digest {
-		return CachedSource{}, false, t.corrupt(ctx, "source "+path, errors.New("descriptor digest mismatch"))
+	if err == nil {
+		err = t.tags(ctx, rows)
 	}
-	return s.CachedSource, true, nil
+	if err == nil {
+		err = rows[0].check()
+	}
+	if err != nil {
+		return CachedSource{}, false, t.corrupt(ctx, "source "+path, err)
+	}
+	return rows[0].CachedSource, true, nil
 }
 
 // cachedRow is a source row as read, with the checksum it was stored with.
 type cachedRow struct {
 	CachedSource
 	sumWas string
+	id     sql.NullString // the index row's id; NULL when it has none
 }
 
-// loadSources reads every cached source row and its tags into t.rows.
-func (t *CacheTx) loadSources(ctx context.Context) error {
-	rows := map[string]*cachedRow{}
-	q, err := t.tx.QueryContext(ctx, allSourcesSQL)
-	if err != nil {
-		return err
-	}
+// scanSources reads the rows of a sourceRowSQL query and closes it.
+func scanSources(q *sql.Rows) ([]cachedRow, error) {
+	var out []cachedRow
 	for q.Next() {
-		r := &cachedRow{}
-		dest := append([]any{&r.Path, &r.Stat, &r.Hash}, r.Row.dest()...)
+		var r cachedRow
+		// The index row's columns, NULL when the source has none.
+		cols := make([]any, len(rowColumns))
+		for i, c := range rowColumns {
+			if _, ok := c.field(&r.Row).(*[]byte); ok {
+				cols[i] = new([]byte)
+			} else {
+				cols[i] = new(sql.NullString)
+			}
+		}
+		dest := append([]any{&r.Path, &r.Stat, &r.Hash}, cols...)
 		if err := q.Scan(append(dest, &r.Warnings, &r.IDLine, &r.IDColumn, &r.sumWas)...); err != nil {
 			q.Close()
+			return nil, err
+		}
+		for i, c := range rowColumns {
+			switch p := c.field(&r.Row).(type) {
+			case *[]byte:
+				*p = *cols[i].(*[]byte)
+			case *string:
+				v := cols[i].(*sql.NullString)
+				*p = v.String
+				if c.name == "id" {
+					r.id = *v
+				}
+			}
+		}
+		out = append(out, r)
+	}
+	return out, closeRows(q)
+}
+
+// tags reads the tags of the index rows of rows, in order.
+func (t *CacheTx) tags(ctx context.Context, rows []cachedRow) error {
+	for i := range rows {
+		if !rows[i].id.Valid {
+			continue
+		}
+		q, err := t.tx.QueryContext(ctx, `SELECT tag FROM skill_tags WHERE skill_id = ? ORDER BY position`, rows[i].id.String)
+		if err != nil {
 			return err
 		}
-		rows[r.Path] = r
-	}
-	if err := closeRows(q); err != nil {
-		return err
-	}
-	if q, err = t.tx.QueryContext(ctx, `SELECT path, tag FROM source_tags ORDER BY path, position`); err != nil {
-		return err
-	}
-	for q.Next() {
-		var path, tag string
-		if err := q.Scan(&path, &tag); err != nil {
-			q.Close()
+		for q.Next() {
+			var tag string
+			if err := q.Scan(&tag); err != nil {
+				q.Close()
+				return err
+			}
+			rows[i].Row.Tags = append(rows[i].Row.Tags, tag)
+		}
+		if err := closeRows(q); err != nil {
 			return err
 		}
-		if r, ok := rows[path]; ok {
-			r.Row.Tags = append(r.Row.Tags, tag)
-		}
-	}
-	if err := closeRows(q); err != nil {
-		return err
-	}
-	t.rows = make(map[string]cachedRow, len(rows))
-	for p, r := range rows {
-		t.rows[p] = *r
 	}
 	return nil
 }
 
-// markSeen records the paths asked for or put since the last call in the
-// seen table, in one statement.
-func (t *CacheTx) markSeen(ctx context.Context) error {
-	if len(t.seenPaths) == 0 {
-		return nil
+// check verifies a row as read: it has an index row, of its own source,
+// whose descriptor has its digest, and its checksum matches.
+func (r *cachedRow) check() error {
+	switch {
+	case !r.id.Valid:
+		return errors.New("no index row")
+	case r.Row.Source != r.Path:
+		return errors.New("row of another source")
+	case r.sumWas != r.sum():
+		return errors.New("row checksum mismatch")
 	}
-	list, err := json.Marshal(t.seenPaths)
-	if err != nil {
-		return err
+	if d := sha256.Sum256(r.Row.Descriptor); "sha256:"+hex.EncodeToString(d[:]) != r.Row.Digest {
+		return errors.New("descriptor digest mismatch")
 	}
-	if _, err := t.tx.ExecContext(ctx, `INSERT OR IGNORE INTO seen (path) SELECT value FROM json_each(?)`, string(list)); err != nil {
-		return err
-	}
-	t.seenPaths = t.seenPaths[:0]
 	return nil
+}
+
+// Verify checks every row the cache holds of the sources and the index,
+// as Source checks one: for a cache that is not Trusted. It reads them
+// all, and its error wraps ErrCorrupt.
+func (t *CacheTx) Verify(ctx context.Context) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	fail := func(what string, err error) error { return t.corrupt(ctx, what, err) }
+	q, err := t.tx.QueryContext(ctx, sourceRowSQL+` ORDER BY s.path`)
+	if err != nil {
+		return fail("sources", err)
+	}
+	rows, err := scanSources(q)
+	if err != nil {
+		return fail("sources", err)
+	}
+	byID := make(map[string]int, len(rows))
+	for i := range rows {
+		if rows[i].id.Valid {
+			byID[rows[i].id.String] = i
+		}
+	}
+	if q, err = t.tx.QueryContext(ctx, `SELECT skill_id, tag FROM skill_tags ORDER BY skill_id, position`); err != nil {
+		return fail("tags", err)
+	}
+	for q.Next() {
+		var id, tag string
+		if err := q.Scan(&id, &tag); err != nil {
+			q.Close()
+			return fail("tags", err)
+		}
+		i, ok := byID[id]
+		if !ok {
+			q.Close()
+			return fail("tags", fmt.Errorf("tag %q of no skill %q", tag, id))
+		}
+		rows[i].Row.Tags = append(rows[i].Row.Tags, tag)
+	}
+	if err := closeRows(q); err != nil {
+		return fail("tags", err)
+	}
+	for i := range rows {
+		if err := rows[i].check(); err != nil {
+			return fail("source "+rows[i].Path, err)
+		}
+	}
+	var strays int
+	if err := t.tx.QueryRowContext(ctx, `SELECT count(*) FROM skills WHERE source NOT IN (SELECT path FROM sources)`).Scan(&strays); err != nil {
+		return fail("index", err)
+	}
+	if strays != 0 {
+		return fail("index", fmt.Errorf("%d index rows of no source", strays))
+	}
+	return nil
+}
+
+// Warnings returns the warnings recorded of every source that has any,
+// by path, as PutSource was given them.
+func (t *CacheTx) Warnings(ctx context.Context) (map[string][]byte, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	q, err := t.tx.QueryContext(ctx, `SELECT path, warnings FROM sources WHERE warnings NOT IN (x'6e756c6c', x'5b5d', 'null', '[]')`)
+	if err != nil {
+		return nil, t.corrupt(ctx, "warnings", err)
+	}
+	out := map[string][]byte{}
+	for q.Next() {
+		var p string
+		var w []byte
+		if err := q.Scan(&p, &w); err != nil {
+			q.Close()
+			return nil, t.corrupt(ctx, "warnings", err)
+		}
+		out[p] = w
+	}
+	if err := closeRows(q); err != nil {
+		return nil, t.corrupt(ctx, "warnings", err)
+	}
+	return out, nil
+}
+
+// IndexedSource is what the index step keeps of each indexed source.
+type IndexedSource struct {
+	Path, ID, Access string
+	IDLine, IDColumn int
+}
+
+// IndexedSources returns every source the index holds a row of, with
+// its id's position, ordered by path.
+func (t *CacheTx) IndexedSources(ctx context.Context) ([]IndexedSource, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	q, err := t.tx.QueryContext(ctx, `SELECT k.source, k.id, k.access, s.id_line, s.id_column
+	FROM skills AS k JOIN sources AS s ON s.path = k.source ORDER BY k.source`)
+	if err != nil {
+		return nil, t.corrupt(ctx, "index", err)
+	}
+	var out []IndexedSource
+	for q.Next() {
+		var s IndexedSource
+		if err := q.Scan(&s.Path, &s.ID, &s.Access, &s.IDLine, &s.IDColumn); err != nil {
+			q.Close()
+			return nil, t.corrupt(ctx, "index", err)
+		}
+		out = append(out, s)
+	}
+	if err := closeRows(q); err != nil {
+		return nil, t.corrupt(ctx, "index", err)
+	}
+	return out, nil
 }
 
 // Parts returns the parts of one kind the previous build kept (PutPart),
@@ -555,7 +779,8 @@ func partSum(kind, key, data string) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-// sum is the checksum of everything a source row holds, its tags included.
+// sum is the checksum of everything a source row holds, its index row
+// and tags included.
 func (s *CachedSource) sum() string {
 	h := sha256.New()
 	fields := []string{s.Path, s.Stat, s.Hash}
@@ -576,31 +801,29 @@ func (s *CachedSource) sum() string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-// PutSource records what parsing a valid source gave.
+// PutSource records what parsing a valid source gave, with the checksum
+// of s.Row: the index row that the build puts in the Index (Loader.Add),
+// in this transaction, or keeps there.
 func (t *CacheTx) PutSource(ctx context.Context, s *CachedSource) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	s.Row.Source = s.Path
-	args := append([]any{s.Path, s.Stat, s.Hash}, s.Row.args()...)
-	if _, err := t.put.ExecContext(ctx, append(args, s.Warnings, s.IDLine, s.IDColumn, s.sum())...); err != nil {
+	if _, err := t.put.ExecContext(ctx, s.Path, s.Stat, s.Hash, s.Warnings, s.IDLine, s.IDColumn, s.sum()); err != nil {
 		return fmt.Errorf("update cache: source %s: %w", s.Path, err)
 	}
-	if _, err := t.dropTags.ExecContext(ctx, s.Path); err != nil {
-		return fmt.Errorf("update cache: source %s: %w", s.Path, err)
+	return nil
+}
+
+// RemoveSource forgets the source at path: its row and its index row.
+func (t *CacheTx) RemoveSource(ctx context.Context, path string) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if _, err := t.tx.ExecContext(ctx, `DELETE FROM sources WHERE path = ?`, path); err != nil {
+		return fmt.Errorf("update cache: remove source %s: %w", path, err)
 	}
-	if list, ok := tagList(s.Row.Tags); ok {
-		if _, err := t.putTags.ExecContext(ctx, s.Path, list); err != nil {
-			return fmt.Errorf("update cache: source %s: tags: %w", s.Path, err)
-		}
-		t.seenPaths = append(t.seenPaths, s.Path)
-		return nil
+	if err := removeIndexed(ctx, t.tx, path); err != nil {
+		return fmt.Errorf("update cache: remove source %s: %w", path, err)
 	}
-	for pos, tag := range s.Row.Tags {
-		if _, err := t.putTag.ExecContext(ctx, s.Path, pos, tag); err != nil {
-			return fmt.Errorf("update cache: source %s: tag %q: %w", s.Path, tag, err)
-		}
-	}
-	t.seenPaths = append(t.seenPaths, s.Path)
 	return nil
 }
 
@@ -670,34 +893,31 @@ func (t *CacheTx) SetMeta(ctx context.Context, name, value string) error {
 	return err
 }
 
-// KeepSources marks every cached source as still present, for a build that
-// found nothing changed and looked at none.
+// KeepSources keeps every part, for a build that found nothing changed
+// and looked at none. (Sources are kept unless RemoveSource forgets them.)
 func (t *CacheTx) KeepSources(ctx context.Context) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.keepParts = true
-	_, err := t.tx.ExecContext(ctx, `INSERT OR IGNORE INTO seen (path) SELECT path FROM sources`)
-	return err
+	return nil
 }
 
-// Commit drops the sources this build did not see and makes the update
-// the cache.
+// Commit makes the update the cache, with a new seal token (see
+// sealSuffix) that Cache.Close seals.
 func (t *CacheTx) Commit(ctx context.Context) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if err := t.markSeen(ctx); err != nil {
-		return fmt.Errorf("update cache: %w", err)
-	}
 	if err := t.saveParts(ctx); err != nil {
 		return fmt.Errorf("update cache: %w", err)
 	}
-	if _, err := t.tx.ExecContext(ctx, `DELETE FROM sources WHERE path NOT IN (SELECT path FROM seen);
-	DELETE FROM source_tags WHERE path NOT IN (SELECT path FROM seen)`); err != nil {
+	token := newToken()
+	if _, err := t.tx.ExecContext(ctx, `INSERT OR REPLACE INTO meta (name, value) VALUES ('seal', ?)`, token); err != nil {
 		return fmt.Errorf("update cache: %w", err)
 	}
 	if err := t.tx.Commit(); err != nil {
 		return fmt.Errorf("update cache: %w", err)
 	}
+	t.cache.committed = token
 	return nil
 }
 

@@ -62,10 +62,12 @@ func (db *DB) Export(ctx context.Context, path string) error {
 }
 
 func (db *DB) export(ctx context.Context, path string) (err error) {
-	// The catalog is made in a new file next to path, attached to the
-	// index's connection, and filled with INSERT … SELECT of the listed rows
-	// alone, in id order, so rows stream from one file to the other and
-	// private rows never reach it. A fresh file filled by the same
+	// The catalog is made in a new file next to path, on a connection of
+	// its own, and filled with the listed rows alone, read in id order and
+	// inserted in that order, so private rows never reach it. The index
+	// may be read inside a rebuild cache's transaction, which can attach
+	// no file it would not commit until the site is in place: the rows
+	// go from one connection to the other. A fresh file filled by the same
 	// statements is byte-identical; it is renamed into place when complete.
 	dir, err := filepath.Abs(filepath.Dir(path))
 	if err != nil {
@@ -84,21 +86,18 @@ func (db *DB) export(ctx context.Context, path string) (err error) {
 			os.Remove(tmp)
 		}
 	}()
-	conn, err := db.db.Conn(ctx)
+	// tmp is absolute, so never a "file:" URI: SQLite takes it literally.
+	out, err := sql.Open("sqlite", tmp)
 	if err != nil {
 		return err
 	}
-	defer conn.Close()
-	// tmp is absolute, so never a "file:" URI: SQLite takes it literally.
-	if _, err := conn.ExecContext(ctx, "ATTACH DATABASE ? AS catalog", tmp); err != nil {
-		return fmt.Errorf("attach: %w", err)
-	}
-	defer conn.ExecContext(context.WithoutCancel(ctx), "DETACH DATABASE catalog")
-	if err := fillCatalog(ctx, conn); err != nil {
+	defer out.Close()
+	out.SetMaxOpenConns(1)
+	if err := fillCatalog(ctx, db.q, out); err != nil {
 		return err
 	}
-	if _, err := conn.ExecContext(ctx, "DETACH DATABASE catalog"); err != nil {
-		return fmt.Errorf("detach: %w", err)
+	if err := out.Close(); err != nil {
+		return err
 	}
 	// A published file: readable by all, whatever CreateTemp chose.
 	if err := os.Chmod(tmp, 0o644); err != nil {
@@ -107,39 +106,88 @@ func (db *DB) export(ctx context.Context, path string) (err error) {
 	return os.Rename(tmp, path)
 }
 
-// fillCatalog creates the export schema in the attached database "catalog"
-// and copies the listed skills and their tags into it, in one transaction.
-func fillCatalog(ctx context.Context, conn *sql.Conn) error {
-	for _, pragma := range []string{"PRAGMA catalog.journal_mode = OFF", "PRAGMA catalog.synchronous = OFF",
-		"PRAGMA catalog.user_version = " + strconv.Itoa(exportVersion)} {
-		if _, err := conn.ExecContext(ctx, pragma); err != nil {
+// exportBatch is how many rows one INSERT into the catalog carries.
+const exportBatch = 64
+
+// fillCatalog creates the export schema in out and copies the listed
+// skills and their tags from the index into it, in one transaction.
+func fillCatalog(ctx context.Context, from querier, out *sql.DB) error {
+	for _, pragma := range []string{"PRAGMA journal_mode = OFF", "PRAGMA synchronous = OFF",
+		"PRAGMA user_version = " + strconv.Itoa(exportVersion)} {
+		if _, err := out.ExecContext(ctx, pragma); err != nil {
 			return fmt.Errorf("%s: %w", pragma, err)
 		}
 	}
-	tx, err := conn.BeginTx(ctx, nil)
+	tx, err := out.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
 	defer tx.Rollback()
-	schema := strings.NewReplacer("CREATE TABLE ", "CREATE TABLE catalog.", "CREATE INDEX ", "CREATE INDEX catalog.").Replace(exportSchema)
-	for _, stmt := range strings.Split(schema, ";") {
-		if strings.TrimSpace(stmt) == "" {
-			continue
-		}
-		if _, err := tx.ExecContext(ctx, stmt); err != nil {
-			return fmt.Errorf("create schema: %w", err)
-		}
+	if _, err := tx.ExecContext(ctx, exportSchema); err != nil {
+		return fmt.Errorf("create schema: %w", err)
 	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO catalog.skills
-	(id, name, version, capability_type, access, summary, provider_name, descriptor, digest)
-	SELECT id, name, version, capability_type, access, summary, provider_name, CAST(descriptor AS TEXT), digest
-	FROM main.skills WHERE access <> 'private' ORDER BY id`); err != nil {
+	if err := copyRows(ctx, from, tx, `SELECT id, name, version, capability_type, access, summary, provider_name, CAST(descriptor AS TEXT), digest
+	FROM skills WHERE access <> 'private' ORDER BY id`,
+		`INSERT INTO skills (id, name, version, capability_type, access, summary, provider_name, descriptor, digest) VALUES `, 9); err != nil {
 		return fmt.Errorf("copy skills: %w", err)
 	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO catalog.skill_tags (skill_id, tag, position)
-	SELECT t.skill_id, t.tag, t.position FROM main.skill_tags AS t JOIN main.skills AS s ON s.id = t.skill_id
-	WHERE s.access <> 'private' ORDER BY t.skill_id, t.position`); err != nil {
+	if err := copyRows(ctx, from, tx, `SELECT t.skill_id, t.tag, t.position FROM skill_tags AS t JOIN skills AS s ON s.id = t.skill_id
+	WHERE s.access <> 'private' ORDER BY t.skill_id, t.position`,
+		`INSERT INTO skill_tags (skill_id, tag, position) VALUES `, 3); err != nil {
 		return fmt.Errorf("copy tags: %w", err)
 	}
 	return tx.Commit()
+}
+
+// copyRows inserts the rows of query (n columns) into to, in their order,
+// exportBatch rows to a statement.
+func copyRows(ctx context.Context, from querier, to *sql.Tx, query, insert string, n int) error {
+	row := "(" + placeholders(n) + ")"
+	full := insert + strings.TrimSuffix(strings.Repeat(row+", ", exportBatch), ", ")
+	stmt, err := to.PrepareContext(ctx, full)
+	if err != nil {
+		return err
+	}
+	defer stmt.Close()
+	rows, err := from.QueryContext(ctx, query)
+	if err != nil {
+		return err
+	}
+	args := make([]any, 0, n*exportBatch)
+	vals := make([]any, n)
+	flush := func() error {
+		if len(args) == 0 {
+			return nil
+		}
+		var err error
+		if len(args) == n*exportBatch {
+			_, err = stmt.ExecContext(ctx, args...)
+		} else {
+			k := len(args) / n
+			_, err = to.ExecContext(ctx, insert+strings.TrimSuffix(strings.Repeat(row+", ", k), ", "), args...)
+		}
+		args = args[:0]
+		return err
+	}
+	for rows.Next() {
+		ptrs := make([]any, n)
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		if err := rows.Scan(ptrs...); err != nil {
+			rows.Close()
+			return err
+		}
+		args = append(args, vals...)
+		if len(args) == n*exportBatch {
+			if err := flush(); err != nil {
+				rows.Close()
+				return err
+			}
+		}
+	}
+	if err := closeRows(rows); err != nil {
+		return err
+	}
+	return flush()
 }

@@ -19,25 +19,24 @@ type Row struct {
 
 // The row, stated once. rowColumns are the columns of a Row, in the order
 // of the skills table (migrations/0001_init.sql, held to this list by a
-// test), each with the SQL type the rebuild cache declares it with and the
-// field it fills. The index's INSERT and SELECTs and the cache's sources
-// table are all made from it, so the cache keeps the row the index keeps.
-// Tags are a list, not a column: the index keeps them in skill_tags and the
-// cache in source_tags, one row per tag, in order.
+// test), each with the field it fills. The index's INSERT and SELECTs are
+// made from it, and the rebuild cache keeps the index in its own tables
+// of that schema. Tags are a list, not a column: the index keeps them in
+// skill_tags, one row per tag, in order.
 var rowColumns = []struct {
-	name, decl string
-	field      func(*Row) any // a pointer to the field
+	name  string
+	field func(*Row) any // a pointer to the field
 }{
-	{"id", "TEXT NOT NULL", func(s *Row) any { return &s.ID }},
-	{"name", "TEXT NOT NULL", func(s *Row) any { return &s.Name }},
-	{"version", "TEXT NOT NULL", func(s *Row) any { return &s.Version }},
-	{"capability_type", "TEXT NOT NULL", func(s *Row) any { return &s.CapabilityType }},
-	{"access", "TEXT NOT NULL", func(s *Row) any { return &s.Access }},
-	{"summary", "TEXT NOT NULL", func(s *Row) any { return &s.Summary }},
-	{"provider_name", "TEXT NOT NULL", func(s *Row) any { return &s.ProviderName }},
-	{"source", "TEXT NOT NULL", func(s *Row) any { return &s.Source }},
-	{"descriptor", "BLOB NOT NULL", func(s *Row) any { return &s.Descriptor }},
-	{"digest", "TEXT NOT NULL", func(s *Row) any { return &s.Digest }},
+	{"id", func(s *Row) any { return &s.ID }},
+	{"name", func(s *Row) any { return &s.Name }},
+	{"version", func(s *Row) any { return &s.Version }},
+	{"capability_type", func(s *Row) any { return &s.CapabilityType }},
+	{"access", func(s *Row) any { return &s.Access }},
+	{"summary", func(s *Row) any { return &s.Summary }},
+	{"provider_name", func(s *Row) any { return &s.ProviderName }},
+	{"source", func(s *Row) any { return &s.Source }},
+	{"descriptor", func(s *Row) any { return &s.Descriptor }},
+	{"digest", func(s *Row) any { return &s.Digest }},
 }
 
 // rowNames is the row's column list, "id, name, …", for SQL.
@@ -47,16 +46,6 @@ func rowNames() string {
 		names[i] = c.name
 	}
 	return strings.Join(names, ", ")
-}
-
-// rowDecls is the row's column definitions, "id TEXT NOT NULL, …", for a
-// CREATE TABLE.
-func rowDecls() string {
-	decls := make([]string, len(rowColumns))
-	for i, c := range rowColumns {
-		decls[i] = c.name + " " + c.decl
-	}
-	return strings.Join(decls, ", ")
 }
 
 // placeholders is n "?" for SQL, comma-separated.

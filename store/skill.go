@@ -93,36 +93,53 @@ func (db *DB) Load(ctx context.Context, skills []Row) ([]*DuplicateError, error)
 // load each skill as soon as it is parsed instead of holding them all.
 // Nothing is visible to queries until Commit.
 type Loader struct {
-	tx          *sql.Tx
+	tx          *sql.Tx // nil for the index of a rebuild cache: its transaction decides
+	q           querier
 	insertSkill *sql.Stmt
 	insertTag   *sql.Stmt
 	insertTags  *sql.Stmt // every tag of a skill at once (tagList)
 }
 
 // NewLoader begins a load. Until Commit or Close, the DB serves no other
-// query.
+// query. On the index of a rebuild cache (CacheTx.Index) the load is part
+// of the cache's transaction: Commit and Close then only end it, and the
+// rows are kept or dropped with that transaction.
 func (db *DB) NewLoader(ctx context.Context) (*Loader, error) {
-	tx, err := db.db.BeginTx(ctx, nil)
+	l := &Loader{q: db.q}
+	if db.db != nil {
+		tx, err := db.db.BeginTx(ctx, nil)
+		if err != nil {
+			return nil, fmt.Errorf("load skills: %w", err)
+		}
+		l.tx, l.q = tx, tx
+	}
+	var err error
+	if l.insertSkill, err = l.q.PrepareContext(ctx, insertSkillSQL); err == nil {
+		if l.insertTag, err = l.q.PrepareContext(ctx, insertTagSQL); err == nil {
+			l.insertTags, err = l.q.PrepareContext(ctx, insertTagsSQL)
+		}
+	}
 	if err != nil {
-		return nil, fmt.Errorf("load skills: %w", err)
-	}
-	l := &Loader{tx: tx}
-	if l.insertSkill, err = tx.PrepareContext(ctx, insertSkillSQL); err != nil {
-		tx.Rollback()
-		return nil, fmt.Errorf("load skills: %w", err)
-	}
-	if l.insertTag, err = tx.PrepareContext(ctx, insertTagSQL); err != nil {
-		l.insertSkill.Close()
-		tx.Rollback()
-		return nil, fmt.Errorf("load skills: %w", err)
-	}
-	if l.insertTags, err = tx.PrepareContext(ctx, insertTagsSQL); err != nil {
-		l.insertSkill.Close()
-		l.insertTag.Close()
-		tx.Rollback()
+		l.Close()
 		return nil, fmt.Errorf("load skills: %w", err)
 	}
 	return l, nil
+}
+
+// Remove deletes the skill loaded from source, if any, with its tags: the
+// row of a source that changed, before its new row is added.
+func (l *Loader) Remove(ctx context.Context, source string) error {
+	if err := removeIndexed(ctx, l.q, source); err != nil {
+		return fmt.Errorf("remove skill of %s: %w", source, err)
+	}
+	return nil
+}
+
+// removeIndexed deletes the index row of source and its tags.
+func removeIndexed(ctx context.Context, q querier, source string) error {
+	_, err := q.ExecContext(ctx, `DELETE FROM skill_tags WHERE skill_id IN (SELECT id FROM skills WHERE source = ?);
+	DELETE FROM skills WHERE source = ?`, source, source)
+	return err
 }
 
 // Add inserts one skill. When its id is already indexed, the UNIQUE
@@ -133,7 +150,7 @@ func (l *Loader) Add(ctx context.Context, s *Row) (*DuplicateError, error) {
 	if isUniqueViolation(err) {
 		// The failed INSERT wrote nothing and the transaction goes on.
 		var other string
-		if err := l.tx.QueryRowContext(ctx, holderSQL, s.ID).Scan(&other); err != nil {
+		if err := l.q.QueryRowContext(ctx, holderSQL, s.ID).Scan(&other); err != nil {
 			return nil, fmt.Errorf("load skill %q: find holder of id: %w", s.ID, err)
 		}
 		return &DuplicateError{ID: s.ID, Source: s.Source, Other: other}, nil
@@ -174,9 +191,10 @@ func tagList(tags []string) (list string, ok bool) {
 
 // Commit makes the loaded skills visible.
 func (l *Loader) Commit() error {
-	l.insertSkill.Close()
-	l.insertTag.Close()
-	l.insertTags.Close()
+	l.closeStmts()
+	if l.tx == nil {
+		return nil
+	}
 	if err := l.tx.Commit(); err != nil {
 		return fmt.Errorf("load skills: %w", err)
 	}
@@ -186,14 +204,23 @@ func (l *Loader) Commit() error {
 // Close abandons a load that was not committed; after Commit it does
 // nothing.
 func (l *Loader) Close() error {
-	l.insertSkill.Close()
-	l.insertTag.Close()
-	l.insertTags.Close()
+	l.closeStmts()
+	if l.tx == nil {
+		return nil
+	}
 	err := l.tx.Rollback()
 	if errors.Is(err, sql.ErrTxDone) {
 		return nil
 	}
 	return err
+}
+
+func (l *Loader) closeStmts() {
+	for _, st := range []*sql.Stmt{l.insertSkill, l.insertTag, l.insertTags} {
+		if st != nil {
+			st.Close()
+		}
+	}
 }
 
 // ListedKey returns a digest of everything Export writes, given the listed
@@ -214,7 +241,7 @@ func ListedKey(skills []Row) string {
 // Descriptor returns the published descriptor bytes of a listed skill.
 func (db *DB) Descriptor(ctx context.Context, id string) ([]byte, error) {
 	var d []byte
-	err := db.db.QueryRowContext(ctx, `SELECT descriptor FROM skills WHERE id = ? AND access <> 'private'`, id).Scan(&d)
+	err := db.q.QueryRowContext(ctx, `SELECT descriptor FROM skills WHERE id = ? AND access <> 'private'`, id).Scan(&d)
 	if err != nil {
 		return nil, fmt.Errorf("descriptor %q: %w", id, err)
 	}
@@ -225,7 +252,7 @@ func (db *DB) Descriptor(ctx context.Context, id string) ([]byte, error) {
 // every listed (non-private) skill, in id order, streaming them so that
 // they never all sit in memory. fn must not use the DB.
 func (db *DB) EachDescriptor(ctx context.Context, fn func(id string, descriptor []byte) error) error {
-	rows, err := db.db.QueryContext(ctx, `SELECT id, descriptor FROM skills WHERE access <> 'private' ORDER BY id`)
+	rows, err := db.q.QueryContext(ctx, `SELECT id, descriptor FROM skills WHERE access <> 'private' ORDER BY id`)
 	if err != nil {
 		return fmt.Errorf("list descriptors: %w", err)
 	}
@@ -288,12 +315,17 @@ func (db *DB) listed(ctx context.Context, capabilityType string, withDescriptors
 	if !withDescriptors {
 		skillsSQL = strings.Replace(skillsSQL, " descriptor,", " x'' AS descriptor,", 1)
 	}
-	// One transaction, so that the skills and their tags are one snapshot.
-	tx, err := db.db.BeginTx(ctx, nil)
-	if err != nil {
-		return nil, err
+	// One transaction, so that the skills and their tags are one snapshot
+	// (the index of a rebuild cache is read inside the cache's).
+	var tx querier = db.q
+	if db.db != nil {
+		t, err := db.db.BeginTx(ctx, nil)
+		if err != nil {
+			return nil, err
+		}
+		defer t.Rollback()
+		tx = t
 	}
-	defer tx.Rollback()
 
 	var skills []Row
 	index := make(map[string]int)
@@ -334,7 +366,7 @@ func (db *DB) listed(ctx context.Context, capabilityType string, withDescriptors
 	if err := closeRows(rows); err != nil {
 		return nil, err
 	}
-	return skills, tx.Commit()
+	return skills, nil
 }
 
 // closeRows closes rows and returns the first error met iterating or closing.
@@ -353,7 +385,7 @@ func (db *DB) CountByType(ctx context.Context) (map[string]int, error) {
 	for _, t := range capabilityTypes {
 		counts[t] = 0
 	}
-	rows, err := db.db.QueryContext(ctx, countSQL)
+	rows, err := db.q.QueryContext(ctx, countSQL)
 	if err != nil {
 		return nil, fmt.Errorf("count skills by type: %w", err)
 	}

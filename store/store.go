@@ -24,7 +24,9 @@
 //
 // # A build artifact
 //
-// The index lives as long as one build. Open sets journal_mode=MEMORY and
+// Without a rebuild cache, the index lives as long as one build; with
+// one, it is kept in the cache's own tables and read and updated inside
+// the cache's transaction (CacheTx.Index). Open sets journal_mode=MEMORY and
 // synchronous=OFF (nothing is worth an fsync here; a crashed build is
 // rebuilt) and foreign_keys=ON. All work goes through one connection, so a
 // ":memory:" database is one database, and operations from several
@@ -60,7 +62,17 @@ var migrationFS embed.FS
 // DB is an open skill index. It is safe for concurrent use; operations run
 // one at a time on a single connection.
 type DB struct {
-	db *sql.DB
+	db *sql.DB // nil for the index kept in a rebuild cache (CacheTx.Index)
+	q  querier // db, or the cache's transaction
+}
+
+// querier is what the index's operations run on: its own database, or
+// the transaction of a rebuild cache that keeps it.
+type querier interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+	PrepareContext(ctx context.Context, query string) (*sql.Stmt, error)
 }
 
 // Open opens the index at dsn, a file path or ":memory:", creating it when it
@@ -76,11 +88,15 @@ func Open(ctx context.Context, dsn string) (*DB, error) {
 		db.Close()
 		return nil, fmt.Errorf("open store %q: %w", dsn, err)
 	}
-	return &DB{db: db}, nil
+	return &DB{db: db, q: db}, nil
 }
 
-// Close closes the index. A ":memory:" index is gone once it is closed.
+// Close closes the index. A ":memory:" index is gone once it is closed;
+// the index of a rebuild cache stays open with it.
 func (db *DB) Close() error {
+	if db.db == nil {
+		return nil
+	}
 	if err := db.db.Close(); err != nil {
 		return fmt.Errorf("close store: %w", err)
 	}
