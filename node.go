@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -493,6 +494,28 @@ func (p *parser) number() (*Node, error) {
 	return p.node(Node{Kind: Number, Text: text, Offset: start}), nil
 }
 
+// commonStrings are the member names and values that nearly every
+// descriptor and schema repeats: str gives each of them one string for
+// all documents instead of a copy each.
+var commonStrings = func() map[string]string {
+	m := map[string]string{}
+	for _, s := range strings.Fields(`protocol version id name capability_type description provider url email
+		endpoint method inputs output auth type access tags examples documentation_url title
+		in token_url authorization_url scopes instructions $schema
+		plugin api knowledge task public restricted private api_key oauth2 custom none header query
+		GET POST PUT PATCH DELETE 1.0.0
+		properties required additionalProperties items enum const default minimum maximum
+		exclusiveMinimum exclusiveMaximum minLength maxLength minItems maxItems pattern format
+		object string integer number boolean array null $ref $defs anyOf oneOf allOf not
+		date-time date uri`) {
+		m[s] = s
+	}
+	return m
+}()
+
+// maxCommonString is the length of the longest of commonStrings.
+const maxCommonString = len("additionalProperties")
+
 // str parses a JSON string at the cursor and returns its value.
 func (p *parser) str() (string, error) {
 	p.i++ // opening quote
@@ -507,6 +530,11 @@ func (p *parser) str() (string, error) {
 				return "", p.invalidUTF8(start)
 			}
 			p.i++
+			if len(s) <= maxCommonString {
+				if c, ok := commonStrings[string(s)]; ok {
+					return c, nil
+				}
+			}
 			return string(s), nil
 		}
 		if c == '\\' || c < 0x20 {
