@@ -85,12 +85,22 @@ func quickLines(yml []byte) []quickLine {
 type quickReader struct {
 	lines []quickLine
 	i     int
+	block []yaml.Node // nodes are allocated 32 at a time
+}
+
+// node returns a pointer to a copy of n, allocated in the current block.
+func (q *quickReader) node(n yaml.Node) *yaml.Node {
+	if len(q.block) == cap(q.block) {
+		q.block = make([]yaml.Node, 0, 32)
+	}
+	q.block = append(q.block, n)
+	return &q.block[len(q.block)-1]
 }
 
 // mapping reads the block mapping whose keys start at column indent+1.
 func (q *quickReader) mapping(indent int) (*yaml.Node, bool) {
 	first := q.lines[q.i]
-	m := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Line: first.num, Column: indent + 1}
+	m := q.node(yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Line: first.num, Column: indent + 1})
 	seen := map[string]bool{}
 	for q.i < len(q.lines) && q.lines[q.i].indent == indent {
 		ln := q.lines[q.i]
@@ -99,7 +109,7 @@ func (q *quickReader) mapping(indent int) (*yaml.Node, bool) {
 			return nil, false
 		}
 		seen[key] = true
-		k := &yaml.Node{Kind: yaml.ScalarNode, Style: style, Tag: "!!str", Value: key, Line: ln.num, Column: indent + 1}
+		k := q.node(yaml.Node{Kind: yaml.ScalarNode, Style: style, Tag: "!!str", Value: key, Line: ln.num, Column: indent + 1})
 		q.i++
 		var v *yaml.Node
 		if value == "" {
@@ -116,7 +126,7 @@ func (q *quickReader) mapping(indent int) (*yaml.Node, bool) {
 			// Columns count code points, as yaml.v3's do (a quoted key
 			// may hold any letters).
 			col := indent + utf8.RuneCountInString(ln.text[:len(ln.text)-len(value)]) + 1
-			v, ok = scalarNode(value, ln.num, col)
+			v, ok = q.scalarNode(value, ln.num, col)
 		}
 		if !ok {
 			return nil, false
@@ -131,7 +141,7 @@ func (q *quickReader) mapping(indent int) (*yaml.Node, bool) {
 
 // sequence reads the block sequence whose dashes are at column indent+1.
 func (q *quickReader) sequence(indent int) (*yaml.Node, bool) {
-	s := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Line: q.lines[q.i].num, Column: indent + 1}
+	s := q.node(yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Line: q.lines[q.i].num, Column: indent + 1})
 	for q.i < len(q.lines) && q.lines[q.i].indent == indent {
 		ln := q.lines[q.i]
 		rest, ok := strings.CutPrefix(ln.text, "- ")
@@ -149,7 +159,7 @@ func (q *quickReader) sequence(indent int) (*yaml.Node, bool) {
 			return nil, false
 		} else {
 			q.i++
-			v, ok = scalarNode(rest, ln.num, col)
+			v, ok = q.scalarNode(rest, ln.num, col)
 		}
 		if !ok {
 			return nil, false
@@ -200,8 +210,8 @@ func splitKey(text string) (key string, style yaml.Style, value string, ok bool)
 // without escapes or inner quotes, or plain text that starts with no YAML
 // indicator and holds no ": ", quotes or flow brackets; or an empty flow
 // sequence [] or mapping {}.
-func scalarNode(text string, line, col int) (*yaml.Node, bool) {
-	n := &yaml.Node{Kind: yaml.ScalarNode, Line: line, Column: col}
+func (q *quickReader) scalarNode(text string, line, col int) (*yaml.Node, bool) {
+	n := q.node(yaml.Node{Kind: yaml.ScalarNode, Line: line, Column: col})
 	switch text {
 	case "[]":
 		n.Kind, n.Tag, n.Style = yaml.SequenceNode, "!!seq", yaml.FlowStyle
