@@ -3,7 +3,10 @@ package build_test
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"database/sql"
+	"encoding/hex"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -185,4 +188,51 @@ func TestCacheTamperedExportParts(t *testing.T) {
 			f.checkCold(t)
 		})
 	}
+}
+
+// TestSearchRebuildReadsPreviousIndex forges every skill's search tokens
+// in the cache, checksums and all, then changes one skill: the rebuild
+// must take the unchanged skills' postings from the previous search index
+// (whose layout the cache keeps), not from those tokens, and so equal a
+// cold build. A rebuild that merged the cached tokens would index the
+// forged token.
+func TestSearchRebuildReadsPreviousIndex(t *testing.T) {
+	t.Parallel()
+	f := newCacheFixture(t, 16)
+	f.build(t)
+	db, err := sql.Open("sqlite", f.cache)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := db.Query(`SELECT key, data FROM parts WHERE kind = 'search-tokens'`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	forged := map[string]string{}
+	for rows.Next() {
+		var key, data string
+		if err := rows.Scan(&key, &data); err != nil {
+			t.Fatal(err)
+		}
+		forged[key] = "3zzforged\n" + data
+	}
+	rows.Close()
+	if len(forged) < 10 {
+		t.Fatalf("the cache holds %d skills' search tokens, want the listed skills'", len(forged))
+	}
+	for key, data := range forged {
+		h := sha256.New()
+		for _, s := range []string{"search-tokens", key, data} {
+			fmt.Fprintf(h, "%d:%s", len(s), s)
+		}
+		if _, err := db.Exec(`UPDATE parts SET data = ?, sum = ? WHERE kind = 'search-tokens' AND key = ?`, data, hex.EncodeToString(h.Sum(nil)), key); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db.Close()
+	sameSizeEdit(t, filepath.Join(f.content, synth.Name(4)), false)
+	if res := f.build(t); res.Notice != "" {
+		t.Errorf("notice: got %q, want none", res.Notice)
+	}
+	f.checkCold(t)
 }

@@ -46,7 +46,7 @@ func render(ctx context.Context, cfg Config, cat *catalog, listed []store.Row, o
 	}
 	docs := items(listed)
 	g, gctx := errgroup.WithContext(ctx)
-	searched := make(chan map[string][]posting, 1)
+	searched := make(chan searchInput, 1)
 	var collecting, encoding time.Duration // the search index's two parts
 	g.Go(func() error {
 		return renderListed(gctx, cfg, cat, listed, docs, counts, pages, o, keys, searched, &encoding)
@@ -57,7 +57,7 @@ func render(ctx context.Context, cfg Config, cat *catalog, listed []store.Row, o
 		for _, s := range listed {
 			digests[s.ID] = s.Digest
 		}
-		search, err := newPostingsRun(gctx, cat, docs, digests)
+		search, err := newPostingsRun(gctx, cat, docs, digests, o, pages.routes)
 		if err != nil {
 			return fmt.Errorf("search index: %w", err)
 		}
@@ -77,7 +77,7 @@ func render(ctx context.Context, cfg Config, cat *catalog, listed []store.Row, o
 			return fmt.Errorf("search index: %w", serr)
 		}
 		collecting += spent
-		searched <- postings
+		searched <- searchInput{postings, search.keys}
 		read := make(chan struct{})
 		go func() {
 			defer close(read)
@@ -100,10 +100,12 @@ func render(ctx context.Context, cfg Config, cat *catalog, listed []store.Row, o
 // well-known and type indexes, the change feed, the schemas, the search
 // index, the listing pages, the not-found page, the assets, _headers and,
 // with a base URL, the sitemaps and robots.txt, and last the search index
-// (once its postings arrive on searched, after the skill pages). It reads nothing from the index or the cache; encoding
-// is set to how long the search files took.
+// (once its postings arrive on searched, after the skill pages). It reads
+// nothing from the index or the cache, and writes to the cache only the
+// search index's layout (keepSearchLayout); encoding is set to how long
+// the search files took.
 func renderListed(ctx context.Context, cfg Config, cat *catalog, listed []store.Row, docs []listItem, counts map[string]int,
-	pages *pages, o *output, keys buildKeys, searched <-chan map[string][]posting, encoding *time.Duration) error {
+	pages *pages, o *output, keys buildKeys, searched <-chan searchInput, encoding *time.Duration) error {
 	r := pages.routes
 	// Each file is written as soon as it is made, so that the large ones
 	// (the home page and search data of a big catalog) are not all held at
@@ -193,15 +195,18 @@ func renderListed(ctx context.Context, cfg Config, cat *catalog, listed []store.
 		add(r.robots(), []byte("User-agent: *\nAllow: /\n\nSitemap: "+r.absolute(r.sitemap())+"\n"))
 	}
 
-	var postings map[string][]posting
+	var search searchInput
 	select {
-	case postings = <-searched:
+	case search = <-searched:
 	case <-ctx.Done():
 		return ctx.Err()
 	}
 	start := time.Now()
-	if err := writeSearchFiles(r, docs, postings, add); err != nil {
+	if err := writeSearchFiles(r, docs, search.postings, add); err != nil {
 		return fmt.Errorf("search index: %w", err)
+	}
+	if werr == nil && cat.cache != nil {
+		werr = keepSearchLayout(ctx, cat.cache, o, r, search.keys)
 	}
 	*encoding = time.Since(start)
 	return werr

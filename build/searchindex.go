@@ -7,6 +7,7 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"sort"
@@ -172,9 +173,30 @@ type docTokensOf struct {
 // newPostingsRun merges the cached tokens of docs (the listing, in order)
 // and starts the merger of the others'; digests holds each listed
 // skill's descriptor digest by id. Its finish must be called.
-func newPostingsRun(ctx context.Context, cat *catalog, docs []listItem, digests map[string]string) (*postingsRun, error) {
+func newPostingsRun(ctx context.Context, cat *catalog, docs []listItem, digests map[string]string, o *output, rt routes) (*postingsRun, error) {
 	r := &postingsRun{ctx: ctx, cat: cat, docs: docs, postings: map[string][]posting{},
 		results: make(chan docTokensOf, 64), merged: make(chan struct{})}
+	r.keys = make([]string, len(docs))
+	r.missing = make(map[string]int, len(docs))
+	for i := range docs {
+		r.keys[i] = tokensKey(&docs[i], digests[docs[i].ID])
+	}
+	// In a rebuild, the unchanged skills' postings are the previous
+	// index's (searchreuse.go).
+	if prev, kept, err := previousPostings(ctx, o, cat.cache, rt, r.keys); err == nil {
+		r.postings = prev
+		for i := range docs {
+			if !kept[i] {
+				r.missing[docs[i].ID] = i
+				continue
+			}
+			cat.cache.UsePart(searchPart, r.keys[i])
+		}
+		r.start()
+		return r, nil
+	} else if !errors.Is(err, errNoPrevious) {
+		return nil, err
+	}
 	var kept map[string]string
 	if cat.cache != nil {
 		var err error
@@ -182,11 +204,8 @@ func newPostingsRun(ctx context.Context, cat *catalog, docs []listItem, digests 
 			return nil, fmt.Errorf("%w: %v", errCache, err)
 		}
 	}
-	r.keys = make([]string, len(docs))
-	r.missing = make(map[string]int, len(docs))
 	for i := range docs {
 		d := &docs[i]
-		r.keys[i] = tokensKey(d, digests[d.ID])
 		data, ok := kept[r.keys[i]]
 		if !ok {
 			r.missing[d.ID] = i
@@ -197,18 +216,23 @@ func newPostingsRun(ctx context.Context, cat *catalog, docs []listItem, digests 
 		}
 		cat.cache.UsePart(searchPart, r.keys[i])
 	}
+	r.start()
+	return r, nil
+}
+
+// start starts the merger of the tokens made in this build.
+func (r *postingsRun) start() {
 	go func() {
 		defer close(r.merged)
 		for t := range r.results {
 			r.merge(t.doc, t.toks)
-			if cat.cache != nil && r.putErr == nil {
-				r.putErr = cat.cache.PutPart(ctx, searchPart, r.keys[t.doc], encodeTokens(t.toks))
+			if r.cat.cache != nil && r.putErr == nil {
+				r.putErr = r.cat.cache.PutPart(r.ctx, searchPart, r.keys[t.doc], encodeTokens(t.toks))
 			}
 			clear(t.toks)
 			tokenMaps.Put(t.toks)
 		}
 	}()
-	return r, nil
 }
 
 func (r *postingsRun) merge(doc int, toks map[string]uint8) {
