@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -106,7 +107,7 @@ type exportRun struct {
 	names    map[string]string // Agent Skills name by id
 	key      string            // what every aggregate document depends on
 	needFull bool              // llms-full.txt is stale
-	needAPIs bool              // the API catalog is stale
+	needAPIs bool              // the API catalog is on: its skills' endpoints are gathered
 	entries  []agentskills.Entry
 	llms     llmstxt.File
 	full     *fullStream // llms-full.txt, when stale
@@ -231,7 +232,7 @@ func newExportRun(ctx context.Context, r routes, cat *catalog, listed []store.Ro
 	// (ids, names, summaries, descriptor digests).
 	x.key = keys.site + " " + store.ListedKey(listed)
 	x.needFull = on.LLMsTxt && !o.fresh(r.llmsFull(), x.key)
-	x.needAPIs = on.APICatalog && !o.fresh(r.apiCatalog(), x.key)
+	x.needAPIs = on.APICatalog
 	x.entries = make([]agentskills.Entry, len(listed))
 	x.llms = llmsFile(r, x.site, listed, x.names)
 	if err := x.keepParts(); err != nil {
@@ -267,11 +268,7 @@ func (x *exportRun) keepParts() error {
 	if x.on.LLMsTxt && !x.needFull {
 		x.cache.UsePart(fullLayoutPart, x.o.prev[x.r.llmsFull()].Hash)
 	}
-	if !x.on.APICatalog {
-		return nil
-	}
 	if !x.needAPIs {
-		x.cache.UsePart(endpointsPart, "")
 		return nil
 	}
 	parts, err := x.cache.Parts(x.ctx, endpointsPart)
@@ -483,11 +480,14 @@ func (x *exportRun) finish() error {
 	return nil
 }
 
-// finishAPIs writes the API catalog of the api skills, and keeps their
-// endpoints for the next build.
+// finishAPIs writes the API catalog of the api skills, unless the
+// previous build made it from the same site and the same skills' ids,
+// names and endpoints (all it holds of them), and keeps their endpoints
+// for the next build.
 func (x *exportRun) finishAPIs() error {
 	var list []apicatalog.API
 	known := map[string]string{}
+	h := sha256.New()
 	for i := range x.listed {
 		e := &x.listed[i]
 		if e.CapabilityType != string(skillcat.API) {
@@ -498,15 +498,24 @@ func (x *exportRun) finishAPIs() error {
 		}
 		list = append(list, apiOf(x.r, x.endpoints[i], e))
 		known[e.Digest] = x.endpoints[i]
+		for _, f := range []string{e.ID, e.Name, x.endpoints[i]} {
+			fmt.Fprintf(h, "%d:%s", len(f), f)
+		}
 	}
-	data, err := apicatalog.Encode(list)
-	if err != nil {
-		return fmt.Errorf("api catalog: %w", err)
+	if key := x.keys.site + " apis " + hex.EncodeToString(h.Sum(nil)); !x.o.fresh(x.r.apiCatalog(), key) {
+		data, err := apicatalog.Encode(list)
+		if err != nil {
+			return fmt.Errorf("api catalog: %w", err)
+		}
+		if err := x.o.write(x.r.apiCatalog(), data, key); err != nil {
+			return err
+		}
 	}
-	if err := x.o.write(x.r.apiCatalog(), data, x.key); err != nil {
-		return err
-	}
-	if x.cache == nil {
+	switch {
+	case x.cache == nil:
+		return nil
+	case maps.Equal(known, x.known):
+		x.cache.UsePart(endpointsPart, "")
 		return nil
 	}
 	kept, err := json.Marshal(known)
