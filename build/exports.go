@@ -288,7 +288,7 @@ func (x *exportRun) keepParts() error {
 // cache keeps its layout for this site.
 func (x *exportRun) openPreviousFull() error {
 	path := x.r.llmsFull()
-	rec, ok := x.o.reuse(path)
+	rec, ok := x.o.prev[path]
 	if x.cache == nil || !ok {
 		return nil
 	}
