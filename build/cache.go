@@ -208,14 +208,32 @@ func upToDate(ctx context.Context, cfg Config, cache *store.CacheTx, keys buildK
 	return res, true, nil
 }
 
-// recordBuild stores what the next build needs to know of this one.
-func recordBuild(ctx context.Context, cache *store.CacheTx, o *output, keys buildKeys, cat *catalog, res *Result) error {
-	outs := make([]store.CachedOutput, 0, len(o.records))
-	for _, r := range o.records {
-		outs = append(outs, r)
+// recordOutputs stores the record of the output's files: with a previous
+// record (the one this build read), only the rows that differ from it.
+func recordOutputs(ctx context.Context, cache *store.CacheTx, o *output) error {
+	var outs []store.CachedOutput
+	for p, r := range o.records {
+		if old, ok := o.prev[p]; !ok || old != r || o.prev == nil {
+			outs = append(outs, r)
+		}
 	}
 	sort.Slice(outs, func(i, j int) bool { return outs[i].Path < outs[j].Path })
-	if err := cache.SetOutputs(ctx, outs); err != nil {
+	if o.prev == nil {
+		return cache.SetOutputs(ctx, outs)
+	}
+	var drop []string
+	for p := range o.prev {
+		if _, ok := o.records[p]; !ok {
+			drop = append(drop, p)
+		}
+	}
+	sort.Strings(drop)
+	return cache.UpdateOutputs(ctx, outs, drop)
+}
+
+// recordBuild stores what the next build needs to know of this one.
+func recordBuild(ctx context.Context, cache *store.CacheTx, o *output, keys buildKeys, cat *catalog, res *Result) error {
+	if err := recordOutputs(ctx, cache, o); err != nil {
 		return err
 	}
 	warnings, err := json.Marshal(res.Warnings)

@@ -15,7 +15,6 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/skillcat/skillcat/store"
 )
@@ -57,8 +56,17 @@ type output struct {
 	mu      sync.Mutex
 	records map[string]store.CachedOutput // every file of the new tree
 	dirs    sync.Map
+	mkdirMu sync.Mutex // made from the spare: one folder made at a time
 	written int
 	done    bool
+
+	// The spare (spare.go): with a previous build, the new tree is the
+	// tree the last exchange took out, brought up to date.
+	keep    bool                  // the old tree is kept as the spare after the exchange
+	spare   map[string]spareEntry // what the claimed spare held, by path in dir; nil for a tree made from scratch
+	touched map[string]bool       // folders of the new tree whose entries this build changed
+	stamps  []string              // files this build wrote, whose time is set when cfg.Time is
+	oldLock *os.File              // held on the old tree from just before the exchange
 }
 
 // ErrOutputPartial is wrapped by the error of a build that failed while
@@ -90,7 +98,7 @@ func newOutput(cfg Config, prev map[string]store.CachedOutput) (*output, error) 
 		return nil, err
 	}
 	removeStale(parent, "."+filepath.Base(out)+newTreeMark, "."+filepath.Base(out)+legacyStaged)
-	o := &output{cfg: cfg, out: out, prev: prev, records: map[string]store.CachedOutput{}}
+	o := &output{cfg: cfg, out: out, prev: prev, records: map[string]store.CachedOutput{}, touched: map[string]bool{}}
 	at, pattern := parent, "."+filepath.Base(out)+newTreeMark
 	if info, err := os.Stat(out); err == nil && info.IsDir() {
 		removeStale(out, inPlaceTree)
@@ -98,6 +106,12 @@ func newOutput(cfg Config, prev map[string]store.CachedOutput) (*output, error) 
 			o.inPlace = true
 			at, pattern = out, inPlaceTree
 		}
+	}
+	if o.keep = len(prev) > 0 && !o.inPlace; !o.keep {
+		discardSpare(out)
+	} else if dir, lock, entries, ok := claimSpare(out); ok {
+		o.dir, o.lock, o.spare = dir, lock, entries
+		return o, nil
 	}
 	tmp, err := os.MkdirTemp(at, pattern+"*")
 	if err != nil {
@@ -134,38 +148,54 @@ func removeStale(parent string, prefixes ...string) {
 }
 
 // reuse returns the previous build's record of path when the file at path
-// in the output is still the one that build left.
-func (o *output) reuse(path string) (store.CachedOutput, bool) {
+// in the output is still the one that build left, and that file.
+func (o *output) reuse(path string) (store.CachedOutput, os.FileInfo, bool) {
 	rec, ok := o.prev[path]
 	if !ok || rec.Stat == "" {
-		return rec, false
+		return rec, nil, false
 	}
 	info, err := os.Lstat(filepath.Join(o.out, filepath.FromSlash(path)))
 	if err != nil || !info.Mode().IsRegular() {
-		return rec, false
+		return rec, nil, false
 	}
 	stat, _ := fileStat(info)
-	return rec, stat == rec.Stat
+	return rec, info, stat == rec.Stat
 }
 
-// take puts the previous output's file at path into the new tree: a hard
-// link, or a copy where links are impossible.
-func (o *output) take(path string) error {
+// take puts the previous output's file at path, live, into the new tree:
+// nothing to do when the spare's file there is that file's inode, a hard
+// link otherwise, or a copy where links are impossible. linked reports
+// whether the live file's identity changed (a link adds to its count).
+func (o *output) take(path string, live os.FileInfo) (linked bool, err error) {
 	from := filepath.Join(o.out, filepath.FromSlash(path))
 	to := filepath.Join(o.dir, filepath.FromSlash(path))
 	if err := o.mkdir(filepath.Dir(to)); err != nil {
-		return err
+		return false, err
 	}
+	if o.keepsLive(to, live) {
+		return false, nil
+	}
+	if err := o.clear(to); err != nil {
+		return false, err
+	}
+	o.touch(filepath.Dir(to))
 	if os.Link(from, to) == nil {
-		return nil
+		return true, nil
 	}
 	if err := copyFile(from, to); err != nil {
-		return err
+		return false, err
 	}
 	o.mu.Lock()
 	o.written++
 	o.mu.Unlock()
-	return nil
+	return false, nil
+}
+
+// touch notes that the entries of the folder dir of the new tree changed.
+func (o *output) touch(dir string) {
+	o.mu.Lock()
+	o.touched[dir] = true
+	o.mu.Unlock()
 }
 
 // copyFile copies the regular file from to the new file to, with its
@@ -207,9 +237,16 @@ func (o *output) fresh(path, key string) bool {
 	if key == "" {
 		return false
 	}
-	rec, ok := o.reuse(path)
-	if !ok || rec.Key != key || o.take(path) != nil {
+	rec, live, ok := o.reuse(path)
+	if !ok || rec.Key != key {
 		return false
+	}
+	linked, err := o.take(path, live)
+	if err != nil {
+		return false
+	}
+	if linked {
+		rec.Stat = "" // noted again once the site is in place
 	}
 	o.record(rec)
 	return true
@@ -226,22 +263,47 @@ func (o *output) record(rec store.CachedOutput) {
 func (o *output) write(path string, data []byte, key string) error {
 	sum := sha256.Sum256(data)
 	rec := store.CachedOutput{Path: path, Key: key, Hash: hex.EncodeToString(sum[:]), Size: int64(len(data))}
-	if old, ok := o.reuse(path); ok && old.Hash == rec.Hash && o.take(path) == nil {
-		o.record(rec)
-		return nil
+	if old, live, ok := o.reuse(path); ok && old.Hash == rec.Hash {
+		if linked, err := o.take(path, live); err == nil {
+			if !linked {
+				rec.Stat = old.Stat
+			}
+			o.record(rec)
+			return nil
+		}
 	}
-	full := filepath.Join(o.dir, filepath.FromSlash(path))
-	if err := o.mkdir(filepath.Dir(full)); err != nil {
+	full, err := o.prepare(path)
+	if err != nil {
 		return err
 	}
 	if err := writeNew(full, data); err != nil {
 		return err
 	}
+	o.wrote(rec, full)
+	return nil
+}
+
+// prepare makes room in the new tree for a file at path that this build
+// writes, and returns its name.
+func (o *output) prepare(path string) (string, error) {
+	full := filepath.Join(o.dir, filepath.FromSlash(path))
+	if err := o.mkdir(filepath.Dir(full)); err != nil {
+		return "", err
+	}
+	if err := o.clear(full); err != nil {
+		return "", err
+	}
+	o.touch(filepath.Dir(full))
+	return full, nil
+}
+
+// wrote records a file this build wrote at full.
+func (o *output) wrote(rec store.CachedOutput, full string) {
 	o.mu.Lock()
-	o.records[path] = rec
+	o.records[rec.Path] = rec
+	o.stamps = append(o.stamps, full)
 	o.written++
 	o.mu.Unlock()
-	return nil
 }
 
 // stream is a file of the new tree written piece by piece (create), so
@@ -259,8 +321,8 @@ type stream struct {
 
 // create starts the file path of the new tree, made from key.
 func (o *output) create(path, key string) (*stream, error) {
-	full := filepath.Join(o.dir, filepath.FromSlash(path))
-	if err := o.mkdir(filepath.Dir(full)); err != nil {
+	full, err := o.prepare(path)
+	if err != nil {
 		return nil, err
 	}
 	f, err := os.OpenFile(full, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
@@ -290,17 +352,17 @@ func (s *stream) close() error {
 	}
 	o := s.o
 	rec := store.CachedOutput{Path: s.path, Key: s.key, Hash: hex.EncodeToString(s.h.Sum(nil)), Size: s.n}
-	if old, ok := o.reuse(s.path); ok && old.Hash == rec.Hash {
-		if os.Remove(filepath.Join(o.dir, filepath.FromSlash(s.path))) == nil && o.take(s.path) == nil {
-			o.record(rec)
-			return nil
+	full := filepath.Join(o.dir, filepath.FromSlash(s.path))
+	if old, live, ok := o.reuse(s.path); ok && old.Hash == rec.Hash {
+		if os.Remove(full) == nil {
+			if _, err := o.take(s.path, live); err == nil {
+				o.record(rec) // linked: noted again once the site is in place
+				return nil
+			}
 		}
 		return fmt.Errorf("take %s from the previous output: it is neither written nor taken", s.path)
 	}
-	o.mu.Lock()
-	o.records[s.path] = rec
-	o.written++
-	o.mu.Unlock()
+	o.wrote(rec, full)
 	return nil
 }
 
@@ -334,6 +396,9 @@ func (o *output) mkdir(dir string) error {
 	if _, ok := o.dirs.Load(dir); ok {
 		return nil
 	}
+	if o.spare != nil {
+		return o.mkdirInSpare(dir)
+	}
 	err := os.Mkdir(dir, 0o755)
 	if errors.Is(err, fs.ErrNotExist) && filepath.Dir(dir) != dir {
 		if err = o.mkdir(filepath.Dir(dir)); err == nil {
@@ -347,6 +412,35 @@ func (o *output) mkdir(dir string) error {
 	return nil
 }
 
+// mkdirInSpare is mkdir in a tree made from the spare, one folder at a
+// time: the folders above dir first (so that the spare's are kept), then
+// dir, kept when the spare has it, made in place of whatever else the
+// spare holds there.
+func (o *output) mkdirInSpare(dir string) error {
+	if dir != o.dir {
+		if err := o.mkdir(filepath.Dir(dir)); err != nil {
+			return err
+		}
+	}
+	o.mkdirMu.Lock()
+	defer o.mkdirMu.Unlock()
+	if _, ok := o.dirs.Load(dir); ok {
+		return nil
+	}
+	if e, ok := o.spareAt(dir); !ok || e.kind != spareDir {
+		if err := o.clear(dir); err != nil {
+			return err
+		}
+		if err := os.Mkdir(dir, 0o755); err != nil {
+			return err
+		}
+		o.touch(dir)
+		o.touch(filepath.Dir(dir))
+	}
+	o.dirs.Store(dir, true)
+	return nil
+}
+
 // exportCatalog writes catalog.sqlite unless the listed rows it holds are
 // those of the previous build (key).
 func (o *output) exportCatalog(ctx context.Context, cat *catalog, key string) error {
@@ -354,7 +448,10 @@ func (o *output) exportCatalog(ctx context.Context, cat *catalog, key string) er
 	if o.fresh(name, key) {
 		return nil
 	}
-	full := filepath.Join(o.dir, name)
+	full, err := o.prepare(name)
+	if err != nil {
+		return err
+	}
 	if err := cat.db.Export(ctx, full); err != nil {
 		return fmt.Errorf("export %s: %w", name, err)
 	}
@@ -368,10 +465,7 @@ func (o *output) exportCatalog(ctx context.Context, cat *catalog, key string) er
 	if err != nil {
 		return err
 	}
-	o.mu.Lock()
-	o.records[name] = store.CachedOutput{Path: name, Key: key, Hash: hex.EncodeToString(h.Sum(nil)), Size: size}
-	o.written++
-	o.mu.Unlock()
+	o.wrote(store.CachedOutput{Path: name, Key: key, Hash: hex.EncodeToString(h.Sum(nil)), Size: size}, full)
 	return nil
 }
 
@@ -383,8 +477,11 @@ func (o *output) finish(ctx context.Context, cat *catalog, catalogKey string) er
 	if err := o.exportCatalog(ctx, cat, catalogKey); err != nil {
 		return err
 	}
+	if err := o.dropUnused(); err != nil {
+		return err
+	}
 	if !o.cfg.Time.IsZero() {
-		if err := stampTimes(o.dir, o.cfg.Time); err != nil {
+		if err := o.stamp(o.cfg.Time); err != nil {
 			return err
 		}
 	}
@@ -422,7 +519,16 @@ func (o *output) swap() error {
 	case !info.IsDir():
 		return fmt.Errorf("%s exists and is not a directory", o.out)
 	default:
+		if o.keep {
+			// Locked before the exchange, the old tree is never taken for
+			// a killed build's until it is the spare.
+			if o.oldLock, err = lockDir(o.out); err != nil {
+				o.keep = false
+			}
+		}
 		if err := exchangeDirs(o.dir, o.out); err != nil {
+			o.oldLock.Close()
+			o.oldLock = nil
 			return err
 		}
 	}
@@ -436,9 +542,18 @@ func (o *output) swap() error {
 // removed.
 func (o *output) settle() {
 	o.done = true
-	os.RemoveAll(o.dir)
+	// The old tree is the spare: only after an exchange, with the lock
+	// held since before it, into a free place.
+	kept := o.oldLock != nil && os.Rename(o.dir, spareName(o.out)) == nil
+	if !kept {
+		os.RemoveAll(o.dir)
+	}
 	o.lock.Close()
+	o.oldLock.Close()
 	for p, rec := range o.records {
+		if kept && rec.Stat != "" {
+			continue // neither linked nor unlinked: the identity recorded holds
+		}
 		if info, err := os.Lstat(filepath.Join(o.out, filepath.FromSlash(p))); err == nil {
 			rec.Stat, _ = fileStat(info)
 		} else {
@@ -559,30 +674,16 @@ func (o *output) removeOthers() error {
 	return nil
 }
 
-// abandon removes the new tree of a build that did not finish.
+// abandon removes the new tree of a build that did not finish, or gives
+// it back as the spare: the next build reads it whole again.
 func (o *output) abandon() {
-	if !o.done {
-		os.RemoveAll(o.dir)
-		o.lock.Close()
+	if o.done {
+		return
 	}
-}
-
-// stampTimes sets every folder's and file's modification time to t, so an
-// archive of the output is reproducible too. A file that has it already
-// (one taken from the previous output by a link) is left alone: it is
-// shared with the old tree until the exchange.
-func stampTimes(dir string, t time.Time) error {
-	return filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if !d.IsDir() {
-			if info, err := d.Info(); err == nil && info.ModTime().Equal(t) {
-				return nil
-			}
-		}
-		return os.Chtimes(p, t, t)
-	})
+	if !o.keep || os.Rename(o.dir, spareName(o.out)) != nil {
+		os.RemoveAll(o.dir)
+	}
+	o.lock.Close()
 }
 
 // intact reports whether the directory out holds exactly the files prev

@@ -36,3 +36,12 @@ func abandoned(dir string) bool {
 
 // errCrossDevice is the error of a rename between file systems.
 var errCrossDevice error = syscall.EXDEV
+
+// fileID is not known here.
+func fileID(info fs.FileInfo) (dev, ino uint64, known bool) { return 0, 0, false }
+
+// readTree is not needed here: without an exchange no spare is kept.
+func readTree(root string) (map[string]spareEntry, error) { return nil, errNoExchange }
+
+// renameOver is not needed here: without an exchange no spare is kept.
+func renameOver(from, to string) error { return errNoExchange }

@@ -77,7 +77,7 @@ func checkNoDebris(t *testing.T, parent, out string) {
 	t.Helper()
 	entries, _ := os.ReadDir(parent)
 	for _, e := range entries {
-		if e.Name() != filepath.Base(out) && e.Name() != ".cache" && e.Name() != "content" {
+		if e.Name() != filepath.Base(out) && e.Name() != ".cache" && e.Name() != "content" && e.Name() != "."+filepath.Base(out)+spareMark {
 			t.Errorf("left beside the output: %s", e.Name())
 		}
 	}

@@ -870,6 +870,41 @@ func (t *CacheTx) SetOutputs(ctx context.Context, outputs []CachedOutput) error 
 	return nil
 }
 
+// UpdateOutputs changes the record of the output files by a difference
+// from the one Outputs returned in this transaction: put adds or replaces
+// the records of its paths, drop removes the records of its paths. A
+// build that changed a few files writes a few rows.
+func (t *CacheTx) UpdateOutputs(ctx context.Context, put []CachedOutput, drop []string) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if len(drop) > 0 {
+		del, err := t.tx.PrepareContext(ctx, `DELETE FROM outputs WHERE path = ?`)
+		if err != nil {
+			return fmt.Errorf("update cache: %w", err)
+		}
+		defer del.Close()
+		for _, p := range drop {
+			if _, err := del.ExecContext(ctx, p); err != nil {
+				return fmt.Errorf("update cache: output %s: %w", p, err)
+			}
+		}
+	}
+	if len(put) == 0 {
+		return nil
+	}
+	ins, err := t.tx.PrepareContext(ctx, `INSERT OR REPLACE INTO outputs VALUES (?, ?, ?, ?, ?)`)
+	if err != nil {
+		return fmt.Errorf("update cache: %w", err)
+	}
+	defer ins.Close()
+	for _, o := range put {
+		if _, err := ins.ExecContext(ctx, o.Path, o.Key, o.Hash, o.Size, o.Stat); err != nil {
+			return fmt.Errorf("update cache: output %s: %w", o.Path, err)
+		}
+	}
+	return nil
+}
+
 // Meta returns a value stored with SetMeta, or "".
 func (t *CacheTx) Meta(ctx context.Context, name string) (string, error) {
 	t.mu.Lock()

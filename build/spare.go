@@ -1,0 +1,247 @@
+package build
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// The spare is the tree a build exchanged out of the output, kept beside it
+// (".<out>.spare") instead of being removed. Every file the two builds
+// share is one inode with two links, so the spare costs only the bytes of
+// the files that changed, and the next build brings it up to the new site
+// by the difference alone: it keeps each spare file that is the inode of
+// the live file the cache vouches for (same device, inode, change time and
+// size as recorded), replaces the others, removes what the new site no
+// longer holds, and exchanges it with the output.
+//
+// Nothing of the spare is taken on trust. It is read whole when a build
+// claims it (every folder listed with the inode of each entry, which the
+// listing gives without a stat per file), and a file of it counts only when
+// its inode is the live file's, whose change time moves on any write, link
+// or unlink, so an edited, replaced or deleted spare file shows as one the
+// live output no longer vouches for. Anything else in it (files or folders
+// added by hand, links, folders of another mode) is removed.
+//
+// A build claims the spare by locking it and renaming it to a new tree's
+// name (".<out>.new-*") before it changes anything in it: a build killed
+// while it works on it leaves a tree the next build removes as a killed
+// build's, and that build makes its new tree from scratch. A build that
+// fails gives its tree back as the spare: it is read whole again next time.
+const spareMark = ".spare"
+
+// spareKind is what an entry of the spare is.
+type spareKind byte
+
+const (
+	spareFile  spareKind = iota + 1 // a regular file
+	spareDir                        // a folder of mode 0755
+	spareOther                      // anything else: removed when the spare is claimed
+	spareGone                       // removed or replaced by this build
+)
+
+// spareEntry is one entry of the spare as its listing gave it.
+type spareEntry struct {
+	dev, ino uint64
+	mtime    int64 // a folder's modification time (ns)
+	kind     spareKind
+	used     bool // the new site holds this path
+}
+
+// spareName is the path of the spare of the output out.
+func spareName(out string) string {
+	return filepath.Join(filepath.Dir(out), "."+filepath.Base(out)+spareMark)
+}
+
+// claimSpare takes the spare of out for a new tree: it locks it, renames it
+// to a new tree's name beside out and reads it whole. ok is false when
+// there is no spare, another build holds it, or it cannot be read (it is
+// then removed).
+func claimSpare(out string) (dir string, lock *os.File, entries map[string]spareEntry, ok bool) {
+	name := spareName(out)
+	if info, err := os.Lstat(name); err != nil || !info.IsDir() {
+		if err == nil {
+			os.Remove(name)
+		}
+		return "", nil, nil, false
+	}
+	lock, err := lockDir(name)
+	if err != nil {
+		return "", nil, nil, false // another build is working on it
+	}
+	// A fresh name, then the spare renamed over it: from here on, a kill
+	// leaves a killed build's tree, which the next build removes.
+	tmp, err := os.MkdirTemp(filepath.Dir(out), "."+filepath.Base(out)+newTreeMark+"*")
+	if err == nil {
+		if err = renameOver(name, tmp); err != nil {
+			os.Remove(tmp)
+		}
+	}
+	if err != nil {
+		lock.Close()
+		return "", nil, nil, false
+	}
+	if entries, err = readTree(tmp); err == nil {
+		err = dropOthers(tmp, entries)
+	}
+	if err == nil {
+		err = os.Chmod(tmp, 0o755)
+	}
+	if err != nil {
+		os.RemoveAll(tmp)
+		lock.Close()
+		return "", nil, nil, false
+	}
+	return tmp, lock, entries, true
+}
+
+// discardSpare removes the spare of out unless another build holds it: a
+// build that cannot use it keeps no stale copy of the site.
+func discardSpare(out string) {
+	name := spareName(out)
+	if info, err := os.Lstat(name); err != nil || !info.IsDir() {
+		return
+	}
+	if lock, err := lockDir(name); err == nil {
+		os.RemoveAll(name)
+		lock.Close()
+	}
+}
+
+// dropOthers removes from the claimed spare at root every entry that is
+// neither a regular file nor a folder of mode 0755, and forgets it and
+// what was under it.
+func dropOthers(root string, entries map[string]spareEntry) error {
+	var others []string
+	for p, e := range entries {
+		if e.kind == spareOther && p != root {
+			others = append(others, p)
+		}
+	}
+	sort.Strings(others)
+	for _, p := range others {
+		if err := os.RemoveAll(p); err != nil {
+			return err
+		}
+		for q := range entries {
+			if q == p || strings.HasPrefix(q, p+string(filepath.Separator)) {
+				delete(entries, q)
+			}
+		}
+	}
+	return nil
+}
+
+// spareAt returns the spare's entry at full, a path in the new tree, and
+// marks it as held by the new site.
+func (o *output) spareAt(full string) (spareEntry, bool) {
+	if o.spare == nil {
+		return spareEntry{}, false
+	}
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	e, ok := o.spare[full]
+	if ok {
+		e.used = true
+		o.spare[full] = e
+	}
+	return e, ok && e.kind != spareGone
+}
+
+// clear makes room for a new file at full in the new tree: whatever the
+// spare holds there is removed (unlinked, never written into: it may be
+// an inode of the live output).
+func (o *output) clear(full string) error {
+	e, ok := o.spareAt(full)
+	if !ok {
+		return nil
+	}
+	o.mu.Lock()
+	o.spare[full] = spareEntry{kind: spareGone, used: true}
+	o.touched[filepath.Dir(full)] = true
+	o.mu.Unlock()
+	if e.kind == spareDir {
+		return os.RemoveAll(full)
+	}
+	if err := os.Remove(full); err != nil && !gone(err) {
+		return err
+	}
+	return nil
+}
+
+// keepsLive reports whether the spare's file at full is the inode of the
+// live file described by live, which the build has found to be the one
+// the cache records: then it holds the live bytes and stays.
+func (o *output) keepsLive(full string, live os.FileInfo) bool {
+	e, ok := o.spareAt(full)
+	if !ok || e.kind != spareFile {
+		return false
+	}
+	dev, ino, known := fileID(live)
+	return known && dev == e.dev && ino == e.ino
+}
+
+// dropUnused removes from the new tree what the spare held and the new
+// site does not: files the build no longer makes, folders left over.
+func (o *output) dropUnused() error {
+	var dirs []string
+	for p, e := range o.spare {
+		switch {
+		case e.used || p == o.dir:
+		case e.kind == spareDir:
+			dirs = append(dirs, p)
+		case e.kind == spareFile:
+			if err := os.Remove(p); err != nil && !gone(err) {
+				return err
+			}
+			o.touched[filepath.Dir(p)] = true
+		}
+	}
+	sort.Strings(dirs)
+	for _, d := range dirs {
+		if err := os.RemoveAll(d); err != nil && !gone(err) {
+			return err
+		}
+		o.touched[filepath.Dir(d)] = true
+	}
+	return nil
+}
+
+// gone reports whether err says that there is nothing to remove: the
+// path, or a folder above it, was removed or replaced by a file already.
+func gone(err error) bool {
+	return errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR)
+}
+
+// stamp sets the modification time of what the build made or changed in
+// the new tree to t, so that an archive of the output is reproducible: the
+// files it wrote, and every folder it made, changed, or found in the spare
+// with another time. Files taken from the live output have t already (the
+// cache holds no earlier output once the time changes), and are shared
+// with it until the exchange, so they are left alone.
+func (o *output) stamp(t time.Time) error {
+	for _, p := range o.stamps {
+		if err := os.Chtimes(p, t, t); err != nil {
+			return err
+		}
+	}
+	dirs := []string{o.dir}
+	o.dirs.Range(func(k, _ any) bool {
+		dirs = append(dirs, k.(string))
+		return true
+	})
+	for _, d := range dirs {
+		if e, ok := o.spare[d]; ok && e.kind == spareDir && e.mtime == t.UnixNano() && !o.touched[d] {
+			continue
+		}
+		if err := os.Chtimes(d, t, t); err != nil {
+			return err
+		}
+	}
+	return nil
+}
