@@ -417,7 +417,7 @@ func (o *output) mkdir(dir string) error {
 // dir, kept when the spare has it, made in place of whatever else the
 // spare holds there.
 func (o *output) mkdirInSpare(dir string) error {
-	if dir != o.dir {
+	if dir != o.dir && filepath.Dir(dir) != dir {
 		if err := o.mkdir(filepath.Dir(dir)); err != nil {
 			return err
 		}

@@ -77,6 +77,7 @@ func claimSpare(out string) (dir string, lock *os.File, entries map[string]spare
 	// A fresh name, then the spare renamed over it: from here on, a kill
 	// leaves a killed build's tree, which the next build removes.
 	tmp, err := os.MkdirTemp(filepath.Dir(out), "."+filepath.Base(out)+newTreeMark+"*")
+	tmp = filepath.Clean(tmp) // the form of every path joined under it
 	if err == nil {
 		if err = renameOver(name, tmp); err != nil {
 			os.Remove(tmp)
