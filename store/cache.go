@@ -355,6 +355,7 @@ func (c *Cache) Begin(ctx context.Context) (*CacheTx, error) {
 	if !t.trusted {
 		c.sealed = "" // whatever this build does, the seal no longer holds
 	}
+	t.verified = t.trusted
 	if t.put, err = tx.PrepareContext(ctx, putSourceSQL); err != nil {
 		tx.Rollback()
 		return nil, fmt.Errorf("update cache: %w", err)
@@ -370,11 +371,14 @@ type CacheTx struct {
 	tx        *sql.Tx
 	cache     *Cache
 	trusted   bool // sealed: rows are used without verifying each (Verify)
+	verified  bool // trusted, or Verify found every row sound: Commit may seal
 	put       *sql.Stmt
 	states    map[string]SourceState // the cached sources, once read (Sources)
 	usedParts []string               // "kind key" of every part this build used or made
 	newParts  []part                 // parts made by this build, written at Commit
 	keepParts bool                   // keep every part (KeepSources)
+	touchMu   sync.Mutex
+	touched   map[string]bool // sources whose index rows this transaction changed
 }
 
 // part is one piece of derived data the cache keeps for the next build.
@@ -399,7 +403,31 @@ func (t *CacheTx) corrupt(ctx context.Context, what string, err error) error {
 // changed (Loader.Remove and Add) instead of loading every row again.
 // Close does not close the cache; nothing of an update is kept unless
 // the transaction commits.
-func (t *CacheTx) Index() *DB { return &DB{q: t.tx} }
+func (t *CacheTx) Index() *DB { return &DB{q: t.tx, kept: t} }
+
+// touch records that the index row of source changed in this transaction.
+func (t *CacheTx) touch(source string) {
+	t.touchMu.Lock()
+	if t.touched == nil {
+		t.touched = map[string]bool{}
+	}
+	t.touched[source] = true
+	t.touchMu.Unlock()
+}
+
+// changes returns the sources whose index rows this transaction changed,
+// and the number of sources the cache held when it began.
+func (t *CacheTx) changes() (touched []string, before int) {
+	t.touchMu.Lock()
+	for s := range t.touched {
+		touched = append(touched, s)
+	}
+	t.touchMu.Unlock()
+	t.mu.Lock()
+	before = len(t.states)
+	t.mu.Unlock()
+	return touched, before
+}
 
 // Trusted reports whether the cache was sealed by the build that last
 // committed it and has not been written since (see sealSuffix). Otherwise
@@ -619,6 +647,7 @@ func (t *CacheTx) Verify(ctx context.Context) error {
 	if strays != 0 {
 		return fail("index", fmt.Errorf("%d index rows of no source", strays))
 	}
+	t.verified = true
 	return nil
 }
 
@@ -821,6 +850,7 @@ func (t *CacheTx) RemoveSource(ctx context.Context, path string) error {
 	if _, err := t.tx.ExecContext(ctx, `DELETE FROM sources WHERE path = ?`, path); err != nil {
 		return fmt.Errorf("update cache: remove source %s: %w", path, err)
 	}
+	t.touch(path)
 	if err := removeIndexed(ctx, t.tx, path); err != nil {
 		return fmt.Errorf("update cache: remove source %s: %w", path, err)
 	}
@@ -938,7 +968,9 @@ func (t *CacheTx) KeepSources(ctx context.Context) error {
 }
 
 // Commit makes the update the cache, with a new seal token (see
-// sealSuffix) that Cache.Close seals.
+// sealSuffix) that Cache.Close seals, when the rows were trusted or
+// verified: a cache that was neither (a build that found nothing changed
+// reads no row) stays unsealed, and the next build verifies it.
 func (t *CacheTx) Commit(ctx context.Context) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -946,6 +978,9 @@ func (t *CacheTx) Commit(ctx context.Context) error {
 		return fmt.Errorf("update cache: %w", err)
 	}
 	token := newToken()
+	if !t.verified {
+		token = ""
+	}
 	if _, err := t.tx.ExecContext(ctx, `INSERT OR REPLACE INTO meta (name, value) VALUES ('seal', ?)`, token); err != nil {
 		return fmt.Errorf("update cache: %w", err)
 	}

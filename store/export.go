@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -93,7 +94,7 @@ func (db *DB) export(ctx context.Context, path string) (err error) {
 	}
 	defer out.Close()
 	out.SetMaxOpenConns(1)
-	if err := fillCatalog(ctx, db.q, out); err != nil {
+	if err := db.fill(ctx, out); err != nil {
 		return err
 	}
 	if err := out.Close(); err != nil {
@@ -106,18 +107,41 @@ func (db *DB) export(ctx context.Context, path string) (err error) {
 	return os.Rename(tmp, path)
 }
 
+// fill fills the new catalog out: from the rows as the cache committed
+// them with the few this build changed merged in (fillChanged), when the
+// index is the one a rebuild cache keeps and few of its rows changed, and
+// otherwise by copying every listed row (fillCatalog). Both insert the
+// same rows in the same order, so the files are byte-identical.
+func (db *DB) fill(ctx context.Context, out *sql.DB) error {
+	if db.kept != nil {
+		if touched, before := db.kept.changes(); before > 0 && len(touched) <= before/4 {
+			return fillChanged(ctx, db.kept, out, touched)
+		}
+	}
+	return fillCatalog(ctx, db.q, out)
+}
+
 // exportBatch is how many rows one INSERT into the catalog carries.
 const exportBatch = 64
 
 // fillCatalog creates the export schema in out and copies the listed
 // skills and their tags from the index into it, in one transaction.
 func fillCatalog(ctx context.Context, from querier, out *sql.DB) error {
-	for _, pragma := range []string{"PRAGMA journal_mode = OFF", "PRAGMA synchronous = OFF",
-		"PRAGMA user_version = " + strconv.Itoa(exportVersion)} {
+	for _, pragma := range catalogPragmas {
 		if _, err := out.ExecContext(ctx, pragma); err != nil {
 			return fmt.Errorf("%s: %w", pragma, err)
 		}
 	}
+	return inCatalog(ctx, out, func(tx *sql.Tx) error { return copyListed(ctx, from, tx) })
+}
+
+// catalogPragmas are set on a new catalog before it is filled.
+var catalogPragmas = []string{"PRAGMA journal_mode = OFF", "PRAGMA synchronous = OFF",
+	"PRAGMA user_version = " + strconv.Itoa(exportVersion)}
+
+// inCatalog creates the export schema in out and calls fill in the same
+// transaction.
+func inCatalog(ctx context.Context, out execer, fill func(tx *sql.Tx) error) error {
 	tx, err := out.BeginTx(ctx, nil)
 	if err != nil {
 		return err
@@ -126,6 +150,19 @@ func fillCatalog(ctx context.Context, from querier, out *sql.DB) error {
 	if _, err := tx.ExecContext(ctx, exportSchema); err != nil {
 		return fmt.Errorf("create schema: %w", err)
 	}
+	if err := fill(tx); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// execer begins transactions: an *sql.DB or an *sql.Conn.
+type execer interface {
+	BeginTx(ctx context.Context, opts *sql.TxOptions) (*sql.Tx, error)
+}
+
+// copyListed copies every listed skill and its tags from the index.
+func copyListed(ctx context.Context, from querier, tx *sql.Tx) error {
 	if err := copyRows(ctx, from, tx, `SELECT id, name, version, capability_type, access, summary, provider_name, CAST(descriptor AS TEXT), digest
 	FROM skills WHERE access <> 'private' ORDER BY id`,
 		`INSERT INTO skills (id, name, version, capability_type, access, summary, provider_name, descriptor, digest) VALUES `, 9); err != nil {
@@ -136,12 +173,70 @@ func fillCatalog(ctx context.Context, from querier, out *sql.DB) error {
 		`INSERT INTO skill_tags (skill_id, tag, position) VALUES `, 3); err != nil {
 		return fmt.Errorf("copy tags: %w", err)
 	}
-	return tx.Commit()
+	return nil
 }
 
-// copyRows inserts the rows of query (n columns) into to, in their order,
-// exportBatch rows to a statement.
-func copyRows(ctx context.Context, from querier, to *sql.Tx, query, insert string, n int) error {
+// fillChanged fills out from the index a rebuild cache kept as it was
+// committed, which a connection of its own reads (attached read-only:
+// the build's changes are not in it), with the rows of the sources this
+// build changed (touched) taken from the build's transaction instead:
+// SQLite merges the two in id order. Only listed rows are read from
+// either.
+func fillChanged(ctx context.Context, t *CacheTx, out *sql.DB, touched []string) error {
+	conn, err := out.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	for _, pragma := range append([]string{"PRAGMA temp_store = MEMORY"}, catalogPragmas...) {
+		if _, err := conn.ExecContext(ctx, pragma); err != nil {
+			return fmt.Errorf("%s: %w", pragma, err)
+		}
+	}
+	if _, err := conn.ExecContext(ctx, `ATTACH DATABASE ? AS kept`, cacheDSN(t.cache.path, "mode=ro")); err != nil {
+		return fmt.Errorf("attach the cache: %w", err)
+	}
+	defer conn.ExecContext(context.WithoutCancel(ctx), "DETACH DATABASE kept")
+	if _, err := conn.ExecContext(ctx, `CREATE TEMP TABLE gone (source TEXT PRIMARY KEY) WITHOUT ROWID;
+	CREATE TEMP TABLE changed (id TEXT NOT NULL, name TEXT NOT NULL, version TEXT NOT NULL, capability_type TEXT NOT NULL,
+		access TEXT NOT NULL, summary TEXT NOT NULL, provider_name TEXT NOT NULL, descriptor TEXT NOT NULL, digest TEXT NOT NULL);
+	CREATE TEMP TABLE changed_tags (skill_id TEXT NOT NULL, tag TEXT NOT NULL, position INTEGER NOT NULL)`); err != nil {
+		return fmt.Errorf("changed rows: %w", err)
+	}
+	list, err := json.Marshal(append([]string{}, touched...)) // [] for none, not null
+	if err != nil {
+		return err
+	}
+	if _, err := conn.ExecContext(ctx, `INSERT INTO temp.gone (source) SELECT value FROM json_each(?)`, string(list)); err != nil {
+		return fmt.Errorf("changed rows: %w", err)
+	}
+	// The changed rows as this build made them, from its transaction.
+	if err := t.copyChanged(ctx, conn, string(list)); err != nil {
+		return fmt.Errorf("changed rows: %w", err)
+	}
+	const cols = `id, name, version, capability_type, access, summary, provider_name, descriptor, digest`
+	return inCatalog(ctx, conn, func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO main.skills (`+cols+`)
+		SELECT id, name, version, capability_type, access, summary, provider_name, CAST(descriptor AS TEXT), digest
+			FROM kept.skills WHERE access <> 'private' AND source NOT IN (SELECT source FROM temp.gone)
+		UNION ALL SELECT `+cols+` FROM temp.changed
+		ORDER BY 1`); err != nil {
+			return fmt.Errorf("copy skills: %w", err)
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO main.skill_tags (skill_id, tag, position)
+		SELECT t.skill_id, t.tag, t.position FROM kept.skill_tags AS t JOIN kept.skills AS s ON s.id = t.skill_id
+			WHERE s.access <> 'private' AND s.source NOT IN (SELECT source FROM temp.gone)
+		UNION ALL SELECT skill_id, tag, position FROM temp.changed_tags
+		ORDER BY 1, 3`); err != nil {
+			return fmt.Errorf("copy tags: %w", err)
+		}
+		return nil
+	})
+}
+
+// copyRows inserts the rows of query (n columns; its arguments qargs)
+// into to, in their order, exportBatch rows to a statement.
+func copyRows(ctx context.Context, from querier, to *sql.Tx, query, insert string, n int, qargs ...any) error {
 	row := "(" + placeholders(n) + ")"
 	full := insert + strings.TrimSuffix(strings.Repeat(row+", ", exportBatch), ", ")
 	stmt, err := to.PrepareContext(ctx, full)
@@ -149,7 +244,7 @@ func copyRows(ctx context.Context, from querier, to *sql.Tx, query, insert strin
 		return err
 	}
 	defer stmt.Close()
-	rows, err := from.QueryContext(ctx, query)
+	rows, err := from.QueryContext(ctx, query, qargs...)
 	if err != nil {
 		return err
 	}
@@ -190,4 +285,31 @@ func copyRows(ctx context.Context, from querier, to *sql.Tx, query, insert strin
 		return err
 	}
 	return flush()
+}
+
+// copyChanged copies the listed rows and tags of the sources in list (a
+// JSON array) from the build's transaction into the temporary tables of
+// the catalog's connection.
+func (t *CacheTx) copyChanged(ctx context.Context, conn *sql.Conn, list string) error {
+	copyInto := func(query, insert string, n int, list string) error {
+		tx, err := conn.BeginTx(ctx, nil)
+		if err != nil {
+			return err
+		}
+		defer tx.Rollback()
+		if err := copyRows(ctx, t.tx, tx, query, insert, n, list); err != nil {
+			return err
+		}
+		return tx.Commit()
+	}
+	t.mu.Lock() // the statements below run on the build's transaction
+	defer t.mu.Unlock()
+	if err := copyInto(`SELECT id, name, version, capability_type, access, summary, provider_name, CAST(descriptor AS TEXT), digest
+	FROM skills WHERE access <> 'private' AND source IN (SELECT value FROM json_each(?1))`,
+		`INSERT INTO temp.changed VALUES `, 9, list); err != nil {
+		return err
+	}
+	return copyInto(`SELECT t.skill_id, t.tag, t.position FROM skill_tags AS t JOIN skills AS s ON s.id = t.skill_id
+	WHERE s.access <> 'private' AND s.source IN (SELECT value FROM json_each(?1))`,
+		`INSERT INTO temp.changed_tags VALUES `, 3, list)
 }

@@ -95,6 +95,7 @@ func (db *DB) Load(ctx context.Context, skills []Row) ([]*DuplicateError, error)
 type Loader struct {
 	tx          *sql.Tx // nil for the index of a rebuild cache: its transaction decides
 	q           querier
+	kept        *CacheTx // the cache whose index this is, told of every row changed
 	insertSkill *sql.Stmt
 	insertTag   *sql.Stmt
 	insertTags  *sql.Stmt // every tag of a skill at once (tagList)
@@ -105,7 +106,7 @@ type Loader struct {
 // of the cache's transaction: Commit and Close then only end it, and the
 // rows are kept or dropped with that transaction.
 func (db *DB) NewLoader(ctx context.Context) (*Loader, error) {
-	l := &Loader{q: db.q}
+	l := &Loader{q: db.q, kept: db.kept}
 	if db.db != nil {
 		tx, err := db.db.BeginTx(ctx, nil)
 		if err != nil {
@@ -132,6 +133,9 @@ func (l *Loader) Remove(ctx context.Context, source string) error {
 	if err := removeIndexed(ctx, l.q, source); err != nil {
 		return fmt.Errorf("remove skill of %s: %w", source, err)
 	}
+	if l.kept != nil {
+		l.kept.touch(source)
+	}
 	return nil
 }
 
@@ -146,6 +150,9 @@ func removeIndexed(ctx context.Context, q querier, source string) error {
 // constraint rejects it and Add returns a *DuplicateError naming the source
 // that holds the id; the load goes on. The error is for real failures.
 func (l *Loader) Add(ctx context.Context, s *Row) (*DuplicateError, error) {
+	if l.kept != nil {
+		l.kept.touch(s.Source)
+	}
 	_, err := l.insertSkill.ExecContext(ctx, s.args()...)
 	if isUniqueViolation(err) {
 		// The failed INSERT wrote nothing and the transaction goes on.

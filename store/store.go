@@ -64,6 +64,8 @@ var migrationFS embed.FS
 type DB struct {
 	db *sql.DB // nil for the index kept in a rebuild cache (CacheTx.Index)
 	q  querier // db, or the cache's transaction
+	// kept is the cache transaction whose index this is, or nil.
+	kept *CacheTx
 }
 
 // querier is what the index's operations run on: its own database, or

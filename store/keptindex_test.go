@@ -1,0 +1,226 @@
+package store_test
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/skillcat/skillcat/store"
+)
+
+// keptRow is a row of n skills' catalog, source i.
+func keptRow(i int, access string) store.Row {
+	d := []byte(fmt.Sprintf(`{"id":"s%03d","n":%d}`, i, i))
+	sum := sha256.Sum256(d)
+	return store.Row{ID: fmt.Sprintf("s%03d", i), Name: fmt.Sprintf("Skill %d", i), Version: "1.0.0",
+		CapabilityType: []string{"plugin", "api", "knowledge", "task"}[i%4], Access: access, Summary: "S",
+		ProviderName: "P", Tags: []string{"a", fmt.Sprintf("t%d", i%3)}, Source: fmt.Sprintf("g/%03d.json", i),
+		Descriptor: d, Digest: "sha256:" + hex.EncodeToString(sum[:])}
+}
+
+// keptCache commits rows into the index of a new cache at path, as a
+// build does (a cache not sealed is verified before it is sealed).
+func keptCache(t *testing.T, path string, rows []store.Row) {
+	t.Helper()
+	ctx := context.Background()
+	c, err := store.OpenCache(ctx, path, "v")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tx, err := c.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.Verify(ctx); err != nil { // a new cache: as a build does
+		t.Fatal(err)
+	}
+	l, err := tx.Index().NewLoader(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range rows {
+		if _, err := l.Add(ctx, &rows[i]); err != nil {
+			t.Fatal(err)
+		}
+		if err := tx.PutSource(ctx, &store.CachedSource{Path: rows[i].Source, Stat: "x", Hash: "h", Row: rows[i], Warnings: []byte("null")}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := l.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestKeptIndexExport checks that catalog.sqlite exported from the index
+// a cache keeps, after a rebuild changed, added, removed and made private
+// a few of its rows (the committed rows merged with the changed ones), is
+// byte for byte the file exported from a fresh index of the same rows,
+// and holds no private row.
+func TestKeptIndexExport(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "cache.sqlite")
+	var rows []store.Row
+	for i := 0; i < 40; i++ {
+		access := "public"
+		if i%7 == 3 {
+			access = "private"
+		}
+		rows = append(rows, keptRow(i, access))
+	}
+	keptCache(t, path, rows)
+
+	c, err := store.OpenCache(ctx, path, "v")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	tx, err := c.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback()
+	if !tx.Trusted() {
+		t.Error("a cache just committed and closed is not sealed")
+	}
+	if _, err := tx.Sources(ctx); err != nil {
+		t.Fatal(err)
+	}
+	kept := tx.Index()
+	l, err := kept.NewLoader(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	changed := rows[5]
+	changed.Summary = "changed"
+	changed.Tags = []string{"z", "a"}
+	private := rows[6]
+	private.Access = "private"
+	added := keptRow(40, "public")
+	for _, r := range []store.Row{changed, private, added} {
+		if err := l.Remove(ctx, r.Source); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := l.Add(ctx, &r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := l.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.RemoveSource(ctx, rows[8].Source); err != nil {
+		t.Fatal(err)
+	}
+
+	want := append([]store.Row{}, rows...)
+	want[5], want[6] = changed, private
+	want = append(want[:8], want[9:]...)
+	want = append(want, added)
+	fresh, err := store.Open(ctx, ":memory:")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fresh.Close()
+	if _, err := fresh.Load(ctx, want); err != nil {
+		t.Fatal(err)
+	}
+	got, wantBytes := exportBytes(t, kept), exportBytes(t, fresh)
+	if !bytes.Equal(got, wantBytes) {
+		t.Fatalf("the export of the kept index (%d bytes) differs from a fresh index's (%d bytes)", len(got), len(wantBytes))
+	}
+	file := filepath.Join(t.TempDir(), "catalog.sqlite")
+	if err := os.WriteFile(file, got, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	db, err := sql.Open("sqlite", file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var n, private6 int
+	var summary string
+	if err := db.QueryRow(`SELECT count(*), count(*) FILTER (WHERE id = 's006'), max(CASE WHEN id = 's005' THEN summary END) FROM skills`).Scan(&n, &private6, &summary); err != nil {
+		t.Fatal(err)
+	}
+	listed := 0
+	for _, r := range want {
+		if r.Access != "private" {
+			listed++
+		}
+	}
+	if n != listed || private6 != 0 || summary != "changed" {
+		t.Errorf("got %d skills (s006 %d times, s005's summary %q); want %d, s006 made private absent, %q", n, private6, summary, listed, "changed")
+	}
+}
+
+// TestCacheSeal checks when a cache is trusted without verifying its rows:
+// only when the build that committed it last sealed it and nothing wrote
+// it since.
+func TestCacheSeal(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "cache.sqlite")
+	keptCache(t, path, []store.Row{keptRow(1, "public"), keptRow(2, "private")})
+	trusted := func() bool {
+		t.Helper()
+		c, err := store.OpenCache(ctx, path, "v")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		tx, err := c.Begin(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer tx.Rollback()
+		ok := tx.Trusted()
+		if err := tx.Verify(ctx); err != nil && !errors.Is(err, store.ErrCorrupt) {
+			t.Fatal(err)
+		}
+		return ok
+	}
+	if !trusted() {
+		t.Fatal("committed and sealed: not trusted")
+	}
+	if !trusted() {
+		t.Fatal("a build that changed nothing broke the seal")
+	}
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(`UPDATE skills SET access = 'public'`); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	if trusted() {
+		t.Fatal("written by another program: still trusted")
+	}
+	c, err := store.OpenCache(ctx, path, "v")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tx, err := c.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.Verify(ctx); !errors.Is(err, store.ErrCorrupt) {
+		t.Errorf("Verify of a tampered row: got %v, want ErrCorrupt", err)
+	}
+	tx.Rollback()
+	c.Close()
+	if trusted() {
+		t.Fatal("found damaged, then sealed again")
+	}
+}
