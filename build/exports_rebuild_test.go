@@ -157,12 +157,13 @@ func TestExportsRebuild(t *testing.T) {
 }
 
 // TestCacheTamperedExportParts changes what the cache keeps of the
-// exports (the layout of llms-full.txt, the api skills' endpoints) in a
-// way SQLite cannot see: their checksums must catch it on the next
+// documents that hold every skill (the layout of llms-full.txt, the api
+// skills' endpoints, the search index's documents, the change feed's
+// replayed state) in a way SQLite cannot see: their checksums must catch it on the next
 // rebuild that uses them, and the build run cold.
 func TestCacheTamperedExportParts(t *testing.T) {
 	t.Parallel()
-	for _, kind := range []string{"llms-full-layout", "api-endpoints"} {
+	for _, kind := range []string{"llms-full-layout", "api-endpoints", "search-layout", "feed-state"} {
 		t.Run(kind, func(t *testing.T) {
 			t.Parallel()
 			f := newCacheFixture(t, 12)

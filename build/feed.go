@@ -1,6 +1,7 @@
 package build
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -36,19 +37,34 @@ var ErrPreviousFeed = errors.New("previous change feed cannot be continued")
 // can fill pages with few events).
 var pageSize int64 = skillcat.ChangePageSize
 
-// history is a previous feed as read: its document and every page's events
-// and bytes, in order.
+// history is a previous feed as read: its document, every page's bytes,
+// and its events from the one numbered first on, in order: all of them,
+// or, when the rebuild cache knew the feed (state), the last page's.
 type history struct {
 	feed   *skillcat.ChangeFeed
 	events []skillcat.ChangeEvent
+	first  int64
 	pages  [][]byte
+	state  map[string]skillcat.ChangeEvent // the events replayed, from the cache; nil when not known
 }
+
+// feedStatePart is the kind of the rebuild cache's part that holds what a
+// change feed's events replay to (the last event of each skill listed),
+// keyed by the digest of the feed's document, which pins every page by
+// its digest: a rebuild that finds the feed it continues known does not
+// parse its full pages again. The data is a JSON array of [id, version,
+// digest, descriptor_url], by id.
+const feedStatePart = "feed-state"
+
+// knownFeed returns the replayed state the cache keeps for the feed whose
+// document has the digest, if any.
+type knownFeed func(digest string) (map[string]skillcat.ChangeEvent, bool, error)
 
 // readHistory reads and checks the feed in fsys. A tree without a feed
 // gives a nil history (a new one starts); a feed that is there but cannot
 // be continued is an error wrapping ErrPreviousFeed, returned with as much
 // of the history as was read (its epoch at least, when it could be read).
-func readHistory(r routes, fsys fs.FS) (*history, error) {
+func readHistory(r routes, fsys fs.FS, known knownFeed) (*history, error) {
 	if fsys == nil {
 		return nil, nil
 	}
@@ -66,8 +82,17 @@ func readHistory(r routes, fsys fs.FS) (*history, error) {
 		json.Unmarshal(data, &named)
 		return &history{feed: &skillcat.ChangeFeed{Epoch: named.Epoch}}, fmt.Errorf("%w: %s: %v", ErrPreviousFeed, r.changes(), err)
 	}
-	h := &history{feed: feed}
-	for _, ref := range feed.Pages {
+	h := &history{feed: feed, first: 1}
+	if known != nil {
+		state, ok, err := known(digestOf(data))
+		if err != nil {
+			return nil, err
+		}
+		if ok && len(feed.Pages) > 0 {
+			h.state, h.first = state, feed.Pages[len(feed.Pages)-1].From
+		}
+	}
+	for i, ref := range feed.Pages {
 		name, ok := pageFile(r, ref.URL)
 		if !ok {
 			return h, fmt.Errorf("%w: page URL %q is not a page of this feed", ErrPreviousFeed, ref.URL)
@@ -79,12 +104,15 @@ func readHistory(r routes, fsys fs.FS) (*history, error) {
 		if got := digestOf(page); got != ref.Digest {
 			return h, fmt.Errorf("%w: %s: digest is %s; the feed says %s", ErrPreviousFeed, name, got, ref.Digest)
 		}
+		h.pages = append(h.pages, page)
+		if h.state != nil && i < len(feed.Pages)-1 {
+			continue // replayed already: its events are not needed
+		}
 		p, err := skillcat.ParseChangePage(page, ref.From, ref.To)
 		if err != nil {
 			return h, fmt.Errorf("%w: %s: %v", ErrPreviousFeed, name, err)
 		}
 		h.events = append(h.events, p.Events...)
-		h.pages = append(h.pages, page)
 	}
 	return h, nil
 }
@@ -112,9 +140,31 @@ func previousFeed(cfg Config) fs.FS {
 }
 
 // changeFeed returns the feed files of this build: the document and every
-// page.
-func changeFeed(cfg Config, r routes, listed []store.Row) ([]File, error) {
-	h, err := readHistory(r, previousFeed(cfg))
+// page. With the rebuild cache, it takes from it what the previous feed's
+// events replay to, and keeps what this feed's do (feedStatePart).
+func changeFeed(ctx context.Context, cfg Config, r routes, listed []store.Row, cache *store.CacheTx) ([]File, error) {
+	var known knownFeed
+	if cache != nil {
+		known = func(digest string) (map[string]skillcat.ChangeEvent, bool, error) {
+			parts, err := cache.Parts(ctx, feedStatePart)
+			if err != nil {
+				return nil, false, fmt.Errorf("%w: %v", errCache, err)
+			}
+			data, ok := parts[digest]
+			if !ok {
+				return nil, false, nil
+			}
+			state, err := decodeFeedState(data)
+			if err != nil {
+				return nil, false, fmt.Errorf("%w: %s: %v", errCache, feedStatePart, err)
+			}
+			return state, true, nil
+		}
+	}
+	h, err := readHistory(r, previousFeed(cfg), known)
+	if errors.Is(err, errCache) {
+		return nil, err
+	}
 	if err != nil && !cfg.ResetChanges {
 		return nil, fmt.Errorf("%w (build with --reset-changes to start a new history, which followers see as a new epoch)", err)
 	}
@@ -128,15 +178,20 @@ func changeFeed(cfg Config, r routes, listed []store.Row) ([]File, error) {
 	state := map[string]skillcat.ChangeEvent{}
 	var events []skillcat.ChangeEvent
 	var pages [][]byte
+	first := int64(1)
 	if h != nil {
-		skillcat.Replay(state, h.events)
-		events, pages = h.events, h.pages
+		if h.state != nil {
+			state = h.state
+		} else {
+			skillcat.Replay(state, h.events)
+		}
+		events, pages, first = h.events, h.pages, h.first
 	}
 	at := ""
 	if !cfg.Time.IsZero() {
 		at = cfg.Time.UTC().Format(time.RFC3339)
 	}
-	seq := int64(len(events))
+	seq := first - 1 + int64(len(events))
 	var fresh []skillcat.ChangeEvent
 	next := func(e skillcat.ChangeEvent) {
 		seq++
@@ -180,7 +235,7 @@ func changeFeed(cfg Config, r routes, listed []store.Row) ([]File, error) {
 	if len(fresh) > 0 && keep > 0 {
 		if last := refs[keep-1]; last.To-last.From+1 < pageSize {
 			keep--
-			pending = append(append([]skillcat.ChangeEvent(nil), events[last.From-1:]...), fresh...)
+			pending = append(append([]skillcat.ChangeEvent(nil), events[last.From-first:]...), fresh...)
 		}
 	}
 	feed := skillcat.ChangeFeed{Latest: seq, Pages: []skillcat.ChangePageRef{}}
@@ -205,8 +260,44 @@ func changeFeed(cfg Config, r routes, listed []store.Row) ([]File, error) {
 	} else {
 		feed.Epoch = h.feed.Epoch
 	}
-	files = append(files, File{Path: r.changes(), Data: skillcat.EncodeChanges(feed)})
+	doc := skillcat.EncodeChanges(feed)
+	files = append(files, File{Path: r.changes(), Data: doc})
+	if cache != nil {
+		skillcat.Replay(state, fresh)
+		if err := cache.PutPart(ctx, feedStatePart, digestOf(doc), encodeFeedState(state)); err != nil {
+			return nil, err
+		}
+	}
 	return files, nil
+}
+
+// encodeFeedState writes a replayed state for the cache (feedStatePart).
+func encodeFeedState(state map[string]skillcat.ChangeEvent) string {
+	ids := make([]string, 0, len(state))
+	for id := range state {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	rows := make([][4]string, len(ids))
+	for i, id := range ids {
+		e := state[id]
+		rows[i] = [4]string{id, e.Version, e.Digest, e.DescriptorURL}
+	}
+	data, _ := json.Marshal(rows)
+	return string(data)
+}
+
+// decodeFeedState reads what encodeFeedState wrote.
+func decodeFeedState(data string) (map[string]skillcat.ChangeEvent, error) {
+	var rows [][4]string
+	if err := json.Unmarshal([]byte(data), &rows); err != nil {
+		return nil, err
+	}
+	state := make(map[string]skillcat.ChangeEvent, len(rows))
+	for _, r := range rows {
+		state[r[0]] = skillcat.ChangeEvent{Op: skillcat.OpUpsert, ID: r[0], Version: r[1], Digest: r[2], DescriptorURL: r[3]}
+	}
+	return state, nil
 }
 
 // newEpoch names a new history: a digest of the history it replaces (if

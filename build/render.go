@@ -154,7 +154,7 @@ func renderListed(ctx context.Context, cfg Config, cat *catalog, listed []store.
 	if cfg.Signer != nil || len(cfg.PublishKeys) > 0 {
 		add(r.keySet(), keySet(cfg))
 	}
-	feed, err := changeFeed(cfg, r, listed)
+	feed, err := changeFeed(ctx, cfg, r, listed, cat.cache)
 	if err != nil {
 		return err
 	}
