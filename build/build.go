@@ -295,18 +295,38 @@ func build(ctx context.Context, cfg Config, cache *store.CacheTx) (*Result, erro
 			return res, err
 		}
 	}
+	// A rebuild brings the spare up to date (read whole first) while the
+	// sources load; a failed load gives it back.
+	var made chan error
+	var o *output
+	if len(prev) > 0 {
+		made = make(chan error, 1)
+		go func() {
+			var err error
+			o, err = newOutput(cfg, prev)
+			made <- err
+		}()
+	}
 	cat, res, err := load(ctx, cfg, cache)
+	mark := time.Now()
+	if made != nil {
+		if oerr := <-made; oerr == nil {
+			defer o.abandon()
+		} else if err == nil {
+			err = fmt.Errorf("write %s: %w", cfg.Out, oerr)
+		}
+	}
 	if err != nil {
 		return res, err
 	}
 	defer cat.close()
 	cat.cache = cache
-	mark := time.Now()
-	o, err := newOutput(cfg, prev)
-	if err != nil {
-		return res, fmt.Errorf("write %s: %w", cfg.Out, err)
+	if made == nil {
+		if o, err = newOutput(cfg, prev); err != nil {
+			return res, fmt.Errorf("write %s: %w", cfg.Out, err)
+		}
+		defer o.abandon()
 	}
-	defer o.abandon()
 	// The listing is read once; render and the export of catalog.sqlite
 	// both work from it.
 	listed, err := cat.db.ListedEntries(ctx, "")
