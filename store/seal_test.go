@@ -28,6 +28,9 @@ func TestSealInTheCachesTick(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		if err := tx.Verify(ctx); err != nil { // only checked rows are sealed
+			t.Fatal(err)
+		}
 		if err := tx.Commit(ctx); err != nil {
 			t.Fatal(err)
 		}
