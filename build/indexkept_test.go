@@ -2,8 +2,10 @@ package build_test
 
 import (
 	"context"
+	"crypto/sha256"
 	"database/sql"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -299,4 +301,38 @@ func TestKeptIndexUnsealed(t *testing.T) {
 			f.checkCold(t)
 		})
 	}
+}
+
+// TestKeptIndexUpToDateWritesNothing: a build that finds nothing changed
+// leaves the cache and its seal as they were, and the next rebuild still
+// trusts them (it parses only the source that changed).
+func TestKeptIndexUpToDateWritesNothing(t *testing.T) {
+	t.Parallel()
+	f := newCacheFixture(t, 6)
+	f.build(t)
+	f.build(t) // records the output's identities
+	stamp := func() string {
+		var s string
+		for _, p := range []string{f.cache, f.cache + "-seal"} {
+			info, err := os.Stat(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			data, _ := os.ReadFile(p)
+			s += fmt.Sprintf("%s %d %v %x\n", p, info.Size(), info.ModTime().UnixNano(), sha256.Sum256(data))
+		}
+		return s
+	}
+	before := stamp()
+	if res := f.build(t); !res.UpToDate {
+		t.Fatal("not up to date")
+	}
+	if after := stamp(); after != before {
+		t.Errorf("an up-to-date build wrote the cache:\nbefore %s\nafter  %s", before, after)
+	}
+	sameSizeEdit(t, filepath.Join(f.content, filepath.FromSlash(synth.Name(2))), false)
+	if res := f.build(t); res.Notice != "" || res.Parsed != 1 {
+		t.Errorf("got notice %q, %d parsed; want none, 1 parsed", res.Notice, res.Parsed)
+	}
+	f.checkCold(t)
 }

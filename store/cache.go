@@ -332,7 +332,7 @@ func RemoveCache(path string) error {
 // A seal that cannot be written costs the next build a verification only.
 func (c *Cache) Close() error {
 	err := c.db.Close()
-	if token := cmp.Or(c.committed, c.sealed); err == nil && token != "" {
+	if token := cmp.Or(c.committed, c.sealed); err == nil && token != "" && sealedToken(c.path) != token {
 		writeSeal(c.path, token)
 	}
 	return err
@@ -967,22 +967,25 @@ func (t *CacheTx) KeepSources(ctx context.Context) error {
 	return nil
 }
 
-// Commit makes the update the cache, with a new seal token (see
-// sealSuffix) that Cache.Close seals, when the rows were trusted or
-// verified: a cache that was neither (a build that found nothing changed
-// reads no row) stays unsealed, and the next build verifies it.
+// Commit makes the update the cache, with a seal token (see sealSuffix)
+// that Cache.Close seals, when the rows were trusted (the token stays the
+// one sealed) or verified (a new one): a cache that was neither (a build
+// that found nothing changed reads no row) stays unsealed, and the next
+// build verifies it. A trusted build that changed nothing writes nothing.
 func (t *CacheTx) Commit(ctx context.Context) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if err := t.saveParts(ctx); err != nil {
 		return fmt.Errorf("update cache: %w", err)
 	}
-	token := newToken()
-	if !t.verified {
-		token = ""
+	token := t.cache.sealed // "" unless trusted
+	if token == "" && t.verified {
+		token = newToken()
 	}
-	if _, err := t.tx.ExecContext(ctx, `INSERT OR REPLACE INTO meta (name, value) VALUES ('seal', ?)`, token); err != nil {
-		return fmt.Errorf("update cache: %w", err)
+	if token == "" || token != t.cache.sealed {
+		if _, err := t.tx.ExecContext(ctx, `INSERT OR REPLACE INTO meta (name, value) VALUES ('seal', ?)`, token); err != nil {
+			return fmt.Errorf("update cache: %w", err)
+		}
 	}
 	if err := t.tx.Commit(); err != nil {
 		return fmt.Errorf("update cache: %w", err)
