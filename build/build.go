@@ -25,6 +25,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	htmltemplate "html/template"
 	"io/fs"
 	"net/url"
 	"os"
@@ -32,6 +33,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"text/template"
 	"time"
 
 	skillcat "github.com/skillcat/skillcat"
@@ -187,7 +189,7 @@ func Build(ctx context.Context, cfg Config) (*Result, error) {
 	if err != nil {
 		return &Result{}, err
 	}
-	defer rc.close()
+	defer func() { rc.close() }() // the cache of the retry below, when there is one
 	res, err := build(ctx, cfg, rc.tx)
 	if rc.tx != nil && isCacheErr(err) && ctx.Err() == nil {
 		// Whatever the cache gave is suspect: start it afresh, build cold.
@@ -199,6 +201,9 @@ func Build(ctx context.Context, cfg Config) (*Result, error) {
 			rc = &runCache{}
 		}
 		res, err = build(ctx, cfg, rc.tx)
+		if err != nil && !isCacheErr(err) {
+			notice = "" // the build fails without the cache too: its error is the build's own
+		}
 	}
 	if err == nil && rc.tx != nil {
 		if cerr := rc.tx.Commit(ctx); cerr != nil {
@@ -340,7 +345,7 @@ func build(ctx context.Context, cfg Config, cache *store.CacheTx) (*Result, erro
 	exportIndex := func() { exported = o.exportCatalog(ctx, cat, catalogKey) }
 	if err := render(ctx, cfg, cat, listed, o, keys, exportIndex); err != nil {
 		var pe *fs.PathError
-		if cache != nil && ctx.Err() == nil && !errors.As(err, &pe) && !errors.Is(err, ErrPreviousFeed) {
+		if cache != nil && ctx.Err() == nil && !errors.As(err, &pe) && !templateFault(err) && !errors.Is(err, ErrPreviousFeed) {
 			return res, fmt.Errorf("%w: render: %v", errCache, err) // rendering what the cache gave failed
 		}
 		return res, fmt.Errorf("render: %w", ctxErr(ctx, err))
@@ -363,6 +368,15 @@ func build(ctx context.Context, cfg Config, cache *store.CacheTx) (*Result, erro
 		}
 	}
 	return res, nil
+}
+
+// templateFault reports whether err is a template's own: one failing to
+// execute, or html/template refusing to escape it. A cold build fails
+// the same way, so the rebuild cache is not to blame.
+func templateFault(err error) bool {
+	var exec template.ExecError
+	var escape *htmltemplate.Error
+	return errors.As(err, &exec) || errors.As(err, &escape)
 }
 
 // errCache marks a failure to use what the rebuild cache gave; the build

@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"testing/fstest"
 	"time"
 
 	"github.com/skillcat/skillcat/build"
@@ -286,6 +287,9 @@ func TestCacheDamaged(t *testing.T) {
 				t.Errorf("notice: got %q, want one saying the cache was damaged", res.Notice)
 			}
 			f.checkCold(t)
+			if _, err := os.Stat(f.cache + "-seal"); err != nil {
+				t.Errorf("the cache made again is not sealed: %v", err)
+			}
 			if res := f.build(t); res.Notice != "" {
 				t.Errorf("the cache made again: got notice %q, want none", res.Notice)
 			}
@@ -374,4 +378,30 @@ func fileSum(path string) string {
 	}
 	sum := sha256.Sum256(data)
 	return string(sum[:])
+}
+
+// TestCacheNotBlamedForTemplates runs a cached build whose --templates
+// override fails to execute: the error is the template's, no notice
+// blames the rebuild cache, and the cache stays, so the build after the
+// fix is incremental.
+func TestCacheNotBlamedForTemplates(t *testing.T) {
+	t.Parallel()
+	f := newCacheFixture(t, 6)
+	f.build(t)
+	cfg := f.config(f.out, f.cache)
+	cfg.Templates = fstest.MapFS{"skill.html": {Data: []byte(`{{define "skill.html"}}{{.NoSuchField}}{{end}}`)}}
+	res, err := build.Build(context.Background(), cfg)
+	if err == nil || !strings.Contains(err.Error(), "NoSuchField") {
+		t.Fatalf("build with a failing template: got %v, want the template's error", err)
+	}
+	if strings.Contains(err.Error(), "cache") || res.Notice != "" {
+		t.Errorf("got error %q and notice %q, want neither to blame the cache", err, res.Notice)
+	}
+	if _, err := os.Stat(f.cache); err != nil {
+		t.Errorf("the rebuild cache is gone: %v", err)
+	}
+	if res := f.build(t); res.Notice != "" || res.Parsed != 0 {
+		t.Errorf("the build after the fix: notice %q, %d sources parsed; want no notice, none parsed", res.Notice, res.Parsed)
+	}
+	f.checkCold(t)
 }
