@@ -7,9 +7,7 @@ import (
 	"net/url"
 	"sort"
 	"strings"
-	"unicode"
 	"unicode/utf16"
-	"unicode/utf8"
 
 	skillcat "github.com/skillcat/skillcat"
 )
@@ -39,41 +37,12 @@ const maxCompatibility = 500
 // to use it, on one line, at most MaxDescription long. It is made from
 // what a SkillIndex entry holds, so an index needs no descriptor.
 func Description(summary, name, id string, t skillcat.CapabilityType, provider string) string {
-	what := oneLine(summary)
+	what := skillcat.OneLine(summary)
 	if what == "" {
-		what = oneLine(name) + "."
+		what = skillcat.OneLine(name) + "."
 	}
-	when := fmt.Sprintf("Use it to call %s, the %s skill %s of %s, over HTTP.", oneLine(name), typeWord(t), id, oneLine(provider))
+	when := fmt.Sprintf("Use it to call %s, the %s skill %s of %s, over HTTP.", skillcat.OneLine(name), typeWord(t), id, skillcat.OneLine(provider))
 	return clamp(what+" "+when, MaxDescription)
-}
-
-// oneLine collapses white space, line breaks included, into single spaces.
-func oneLine(s string) string {
-	if isOneLine(s) {
-		return s
-	}
-	return strings.Join(strings.Fields(s), " ")
-}
-
-// isOneLine reports whether s has no white space but single spaces
-// between words, so that oneLine would give it back as it is.
-func isOneLine(s string) bool {
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c >= utf8.RuneSelf {
-			r, n := utf8.DecodeRuneInString(s[i:])
-			if unicode.IsSpace(r) {
-				return false
-			}
-			i += n
-			continue
-		}
-		if c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r' || c == ' ' && (i == 0 || i == len(s)-1 || s[i+1] == ' ') {
-			return false
-		}
-		i++
-	}
-	return true
 }
 
 // clamp cuts s at a word boundary so that it is at most n code units in
@@ -250,12 +219,12 @@ func InstructionsOf(doc []byte) (ins []byte, ok bool) {
 func Instructions(s *Skill) ([]byte, error) {
 	d := s.Descriptor
 	var b bytes.Buffer
-	fmt.Fprintf(&b, "# %s\n\n", oneLine(d.Name))
+	fmt.Fprintf(&b, "# %s\n\n", skillcat.OneLine(d.Name))
 	if s.Summary != "" {
-		fmt.Fprintf(&b, "%s\n\n", oneLine(s.Summary))
+		fmt.Fprintf(&b, "%s\n\n", skillcat.OneLine(s.Summary))
 	}
 	fmt.Fprintf(&b, "- Skill id: `%s`, version %s, %s skill (Skill Sharing Protocol %s)\n", d.ID, d.Version, article(typeWord(d.CapabilityType)), skillcat.CurrentVersion)
-	fmt.Fprintf(&b, "- Provider: %s", oneLine(d.Provider.Name))
+	fmt.Fprintf(&b, "- Provider: %s", skillcat.OneLine(d.Provider.Name))
 	if d.Provider.URL != "" {
 		fmt.Fprintf(&b, " <%s>", d.Provider.URL)
 	}
@@ -332,7 +301,7 @@ func writeAuth(b *bytes.Buffer, a skillcat.Auth) {
 			sort.Strings(names)
 			b.WriteString("Scopes:\n\n")
 			for _, name := range names {
-				fmt.Fprintf(b, "- %s: %s\n", code(name), oneLine(a.Scopes[name]))
+				fmt.Fprintf(b, "- %s: %s\n", code(name), skillcat.OneLine(a.Scopes[name]))
 			}
 			b.WriteString("\n")
 		}
@@ -357,7 +326,7 @@ const (
 // writeExample writes one example as a ready InvocationRequest and, when
 // the example shows an output, the InvocationResponse that carries it.
 func writeExample(b *bytes.Buffer, d *skillcat.SkillDescriptor, ex skillcat.Example, i int) error {
-	title := oneLine(ex.Title)
+	title := skillcat.OneLine(ex.Title)
 	if title == "" {
 		title = fmt.Sprintf("Example %d", i+1)
 	}

@@ -19,8 +19,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"unicode"
-	"unicode/utf8"
+
+	"github.com/skillcat/skillcat"
 )
 
 // File is the content of an llms.txt.
@@ -50,10 +50,10 @@ func Encode(f File) []byte {
 		if len(s.Links) == 0 {
 			continue
 		}
-		b.WriteString("## " + oneLine(s.Name) + "\n\n")
+		b.WriteString("## " + skillcat.OneLine(s.Name) + "\n\n")
 		for _, l := range s.Links {
 			b.WriteString("- [" + linkText(l.Name) + "](" + destination(l.URL) + ")")
-			if n := oneLine(l.Notes); n != "" {
+			if n := skillcat.OneLine(l.Notes); n != "" {
 				b.WriteString(": " + n)
 			}
 			b.WriteString("\n")
@@ -169,8 +169,8 @@ func (fw *FullWriter) write(p []byte) {
 }
 
 func writeHead(b *bytes.Buffer, f File) {
-	b.WriteString("# " + oneLine(f.Title) + "\n\n")
-	if s := oneLine(f.Summary); s != "" {
+	b.WriteString("# " + skillcat.OneLine(f.Title) + "\n\n")
+	if s := skillcat.OneLine(f.Summary); s != "" {
 		b.WriteString("> " + s + "\n\n")
 	}
 	if d := strings.TrimSpace(f.Details); d != "" {
@@ -178,39 +178,10 @@ func writeHead(b *bytes.Buffer, f File) {
 	}
 }
 
-// oneLine collapses white space, line breaks included, into single spaces.
-func oneLine(s string) string {
-	if isOneLine(s) {
-		return s
-	}
-	return strings.Join(strings.Fields(s), " ")
-}
-
-// isOneLine reports whether s has no white space but single spaces
-// between words, so that oneLine would give it back as it is.
-func isOneLine(s string) bool {
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c >= utf8.RuneSelf {
-			r, n := utf8.DecodeRuneInString(s[i:])
-			if unicode.IsSpace(r) {
-				return false
-			}
-			i += n
-			continue
-		}
-		if c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r' || c == ' ' && (i == 0 || i == len(s)-1 || s[i+1] == ' ') {
-			return false
-		}
-		i++
-	}
-	return true
-}
-
 var textEscaper = strings.NewReplacer(`\`, `\\`, "[", `\[`, "]", `\]`)
 
 // linkText escapes what would end a link's text early.
-func linkText(s string) string { return textEscaper.Replace(oneLine(s)) }
+func linkText(s string) string { return textEscaper.Replace(skillcat.OneLine(s)) }
 
 var destEscaper = strings.NewReplacer(" ", "%20", "(", "%28", ")", "%29", "<", "%3C", ">", "%3E")
 

@@ -1,13 +1,15 @@
-package agentskills
+package skillcat_test
 
 import (
 	"strings"
 	"testing"
 
 	"pgregory.net/rapid"
+
+	"github.com/skillcat/skillcat"
 )
 
-// TestOneLine holds oneLine's fast path (isOneLine) to what it stands
+// TestOneLine holds OneLine's fast path (isOneLine) to what it stands
 // for: the fields of s joined by single spaces, for any s, Unicode white
 // space and invalid UTF-8 included.
 func TestOneLine(t *testing.T) {
@@ -18,7 +20,7 @@ func TestOneLine(t *testing.T) {
 	)
 	rapid.Check(t, func(t *rapid.T) {
 		s := str.Draw(t, "s")
-		if got, want := oneLine(s), strings.Join(strings.Fields(s), " "); got != want {
+		if got, want := skillcat.OneLine(s), strings.Join(strings.Fields(s), " "); got != want {
 			t.Fatalf("oneLine(%q): got %q, want %q", s, got, want)
 		}
 	})
