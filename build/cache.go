@@ -11,7 +11,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
 	"strconv"
 	"sync"
 	"time"
@@ -208,32 +207,11 @@ func upToDate(ctx context.Context, cfg Config, cache *store.CacheTx, keys buildK
 	return res, true, nil
 }
 
-// recordOutputs stores the record of the output's files: with a previous
-// record (the one this build read), only the rows that differ from it.
-func recordOutputs(ctx context.Context, cache *store.CacheTx, o *output) error {
-	var outs []store.CachedOutput
-	for p, r := range o.records {
-		if old, ok := o.prev[p]; !ok || old != r || o.prev == nil {
-			outs = append(outs, r)
-		}
-	}
-	sort.Slice(outs, func(i, j int) bool { return outs[i].Path < outs[j].Path })
-	if o.prev == nil {
-		return cache.SetOutputs(ctx, outs)
-	}
-	var drop []string
-	for p := range o.prev {
-		if _, ok := o.records[p]; !ok {
-			drop = append(drop, p)
-		}
-	}
-	sort.Strings(drop)
-	return cache.UpdateOutputs(ctx, outs, drop)
-}
-
 // recordBuild stores what the next build needs to know of this one.
 func recordBuild(ctx context.Context, cache *store.CacheTx, o *output, keys buildKeys, cat *catalog, res *Result) error {
-	if err := recordOutputs(ctx, cache, o); err != nil {
+	// With a previous record (the one this build read), only the buckets
+	// of the rows that differ from it are written.
+	if err := cache.SetOutputs(ctx, o.records, o.prev); err != nil {
 		return err
 	}
 	warnings, err := json.Marshal(res.Warnings)

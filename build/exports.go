@@ -266,7 +266,7 @@ func (x *exportRun) keepParts() error {
 		return nil
 	}
 	if x.on.LLMsTxt && !x.needFull {
-		x.cache.UsePart(fullLayoutPart, x.o.prev[x.r.llmsFull()].Hash)
+		x.cache.UsePart(fullLayoutPart, x.o.prev[x.r.llmsFull()].Hash.String())
 	}
 	if !x.needAPIs {
 		return nil
@@ -296,7 +296,7 @@ func (x *exportRun) openPreviousFull() error {
 	if err != nil {
 		return fmt.Errorf("%w: %v", errCache, err)
 	}
-	layout, ok := parts[rec.Hash]
+	layout, ok := parts[rec.Hash.String()]
 	if !ok {
 		return nil
 	}
@@ -322,8 +322,8 @@ func (x *exportRun) openPreviousFull() error {
 
 // sameFile reports whether info is the file rec records, by its identity.
 func sameFile(info os.FileInfo, rec store.CachedOutput) bool {
-	stat, _ := fileStat(info)
-	return info.Mode().IsRegular() && stat != "" && stat == rec.Stat
+	id := fileIdentity(info)
+	return info.Mode().IsRegular() && id != (store.FileID{}) && id == rec.Stat
 }
 
 // readLayout reads the blocks of a layout (fullLayoutPart, after its site
@@ -372,7 +372,7 @@ func (x *exportRun) wants(id string) (i int, need, mdFresh bool, err error) {
 	md := x.r.skillMD(x.names[id])
 	mdFresh = x.on.AgentSkills && x.o.fresh(md, mdKey(x.keys, e, x.names[id]))
 	if mdFresh {
-		x.entries[i].Digest = "sha256:" + x.o.prev[md].Hash
+		x.entries[i].Digest = "sha256:" + x.o.prev[md].Hash.String()
 	}
 	needFull := x.needFull
 	if needFull && x.full.old != nil {
@@ -555,7 +555,7 @@ func (x *exportRun) finishFull() error {
 	if !ok {
 		return fmt.Errorf("not recorded")
 	}
-	return x.cache.PutPart(x.ctx, fullLayoutPart, rec.Hash, f.layout.String())
+	return x.cache.PutPart(x.ctx, fullLayoutPart, rec.Hash.String(), f.layout.String())
 }
 
 // mdKey is what a SKILL.md is made from: the site, the descriptor and the
@@ -686,7 +686,7 @@ func (o *output) previous(path string) []byte {
 	if err != nil {
 		return nil
 	}
-	if sum := sha256.Sum256(data); hex.EncodeToString(sum[:]) != rec.Hash {
+	if sha256.Sum256(data) != rec.Hash {
 		return nil
 	}
 	ins, ok := agentskills.InstructionsOf(data)

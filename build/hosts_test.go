@@ -13,7 +13,7 @@ import (
 
 func TestHostLimits(t *testing.T) {
 	files := map[string]store.CachedOutput{}
-	add := func(p string, size int64) { files[p] = store.CachedOutput{Path: p, Size: size} }
+	add := func(p string, size int64) { files[p] = store.CachedOutput{Size: size} }
 	for i := range 20001 {
 		add("skills/s"+strings.Repeat("x", i%3)+"/"+string(rune('a'+i%26))+"-"+strconv.Itoa(i)+".html", 10)
 	}

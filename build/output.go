@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"hash"
@@ -151,15 +150,14 @@ func removeStale(parent string, prefixes ...string) {
 // in the output is still the one that build left, and that file.
 func (o *output) reuse(path string) (store.CachedOutput, os.FileInfo, bool) {
 	rec, ok := o.prev[path]
-	if !ok || rec.Stat == "" {
+	if !ok || rec.Stat == (store.FileID{}) {
 		return rec, nil, false
 	}
 	info, err := os.Lstat(filepath.Join(o.out, filepath.FromSlash(path)))
 	if err != nil || !info.Mode().IsRegular() {
 		return rec, nil, false
 	}
-	stat, _ := fileStat(info)
-	return rec, info, stat == rec.Stat
+	return rec, info, fileIdentity(info) == rec.Stat
 }
 
 // take puts the previous output's file at path, live, into the new tree:
@@ -228,17 +226,18 @@ func copyFile(from, to string) error {
 // and left it untouched, so it need not be made again; the new tree then
 // takes that file.
 func (o *output) fresh(path, key string) bool {
+	if key == "" {
+		return false
+	}
+	k := outputKey(key)
 	o.mu.Lock()
 	done, ok := o.records[path]
 	o.mu.Unlock()
 	if ok {
-		return key != "" && done.Key == key
-	}
-	if key == "" {
-		return false
+		return done.Key == k
 	}
 	rec, live, ok := o.reuse(path)
-	if !ok || rec.Key != key {
+	if !ok || rec.Key != k {
 		return false
 	}
 	linked, err := o.take(path, live)
@@ -246,29 +245,37 @@ func (o *output) fresh(path, key string) bool {
 		return false
 	}
 	if linked {
-		rec.Stat = "" // noted again once the site is in place
+		rec.Stat = store.FileID{} // noted again once the site is in place
 	}
-	o.record(rec)
+	o.record(path, rec)
 	return true
 }
 
-func (o *output) record(rec store.CachedOutput) {
+// outputKey is the digest a record keeps of the key a file was made
+// from; zero for none.
+func outputKey(key string) store.Digest {
+	if key == "" {
+		return store.Digest{}
+	}
+	return sha256.Sum256([]byte(key))
+}
+
+func (o *output) record(path string, rec store.CachedOutput) {
 	o.mu.Lock()
-	o.records[rec.Path] = rec
+	o.records[path] = rec
 	o.mu.Unlock()
 }
 
 // write puts one file into the new tree: the previous output's file when
 // its bytes are the same, data written anew otherwise.
 func (o *output) write(path string, data []byte, key string) error {
-	sum := sha256.Sum256(data)
-	rec := store.CachedOutput{Path: path, Key: key, Hash: hex.EncodeToString(sum[:]), Size: int64(len(data))}
+	rec := store.CachedOutput{Key: outputKey(key), Hash: sha256.Sum256(data), Size: int64(len(data))}
 	if old, live, ok := o.reuse(path); ok && old.Hash == rec.Hash {
 		if linked, err := o.take(path, live); err == nil {
 			if !linked {
 				rec.Stat = old.Stat
 			}
-			o.record(rec)
+			o.record(path, rec)
 			return nil
 		}
 	}
@@ -279,7 +286,7 @@ func (o *output) write(path string, data []byte, key string) error {
 	if err := writeNew(full, data); err != nil {
 		return err
 	}
-	o.wrote(rec, full)
+	o.wrote(path, rec, full)
 	return nil
 }
 
@@ -298,9 +305,9 @@ func (o *output) prepare(path string) (string, error) {
 }
 
 // wrote records a file this build wrote at full.
-func (o *output) wrote(rec store.CachedOutput, full string) {
+func (o *output) wrote(path string, rec store.CachedOutput, full string) {
 	o.mu.Lock()
-	o.records[rec.Path] = rec
+	o.records[path] = rec
 	o.stamps = append(o.stamps, full)
 	o.written++
 	o.mu.Unlock()
@@ -351,18 +358,19 @@ func (s *stream) close() error {
 		return err
 	}
 	o := s.o
-	rec := store.CachedOutput{Path: s.path, Key: s.key, Hash: hex.EncodeToString(s.h.Sum(nil)), Size: s.n}
+	rec := store.CachedOutput{Key: outputKey(s.key), Size: s.n}
+	s.h.Sum(rec.Hash[:0])
 	full := filepath.Join(o.dir, filepath.FromSlash(s.path))
 	if old, live, ok := o.reuse(s.path); ok && old.Hash == rec.Hash {
 		if os.Remove(full) == nil {
 			if _, err := o.take(s.path, live); err == nil {
-				o.record(rec) // linked: noted again once the site is in place
+				o.record(s.path, rec) // linked: noted again once the site is in place
 				return nil
 			}
 		}
 		return fmt.Errorf("take %s from the previous output: it is neither written nor taken", s.path)
 	}
-	o.wrote(rec, full)
+	o.wrote(s.path, rec, full)
 	return nil
 }
 
@@ -465,7 +473,9 @@ func (o *output) exportCatalog(ctx context.Context, cat *catalog, key string) er
 	if err != nil {
 		return err
 	}
-	o.wrote(store.CachedOutput{Path: name, Key: key, Hash: hex.EncodeToString(h.Sum(nil)), Size: size}, full)
+	rec := store.CachedOutput{Key: outputKey(key), Size: size}
+	h.Sum(rec.Hash[:0])
+	o.wrote(name, rec, full)
 	return nil
 }
 
@@ -551,13 +561,13 @@ func (o *output) settle() {
 	o.lock.Close()
 	o.oldLock.Close()
 	for p, rec := range o.records {
-		if kept && rec.Stat != "" {
+		if kept && rec.Stat != (store.FileID{}) {
 			continue // neither linked nor unlinked: the identity recorded holds
 		}
 		if info, err := os.Lstat(filepath.Join(o.out, filepath.FromSlash(p))); err == nil {
-			rec.Stat, _ = fileStat(info)
+			rec.Stat = fileIdentity(info)
 		} else {
-			rec.Stat = ""
+			rec.Stat = store.FileID{}
 		}
 		o.records[p] = rec
 	}
@@ -703,7 +713,7 @@ func intact(out string, prev map[string]store.CachedOutput) bool {
 		if !ok || ierr != nil || !info.Mode().IsRegular() {
 			return errors.New("changed")
 		}
-		if stat, _ := fileStat(info); stat == "" || stat != rec.Stat {
+		if id := fileIdentity(info); id == (store.FileID{}) || id != rec.Stat {
 			return errors.New("changed")
 		}
 		n++

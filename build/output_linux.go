@@ -10,6 +10,8 @@ import (
 	"syscall"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/skillcat/skillcat/store"
 )
 
 // exchange swaps two paths atomically (renameat2 RENAME_EXCHANGE).
@@ -53,6 +55,16 @@ func fileStat(info fs.FileInfo) (stat string, ctime int64) {
 	ctime = st.Ctim.Nano()
 	return strconv.FormatUint(st.Dev, 10) + ":" + strconv.FormatUint(st.Ino, 10) + ":" +
 		strconv.FormatInt(ctime, 10) + ":" + strconv.FormatInt(st.Size, 10), ctime
+}
+
+// fileIdentity is fileStat's identity as a fixed-size value; zero when
+// unknown.
+func fileIdentity(info fs.FileInfo) store.FileID {
+	st, ok := info.Sys().(*syscall.Stat_t)
+	if !ok {
+		return store.FileID{}
+	}
+	return store.FileID{Dev: st.Dev, Ino: st.Ino, Ctime: st.Ctim.Nano(), Size: st.Size}
 }
 
 // lockDir takes an exclusive lock on the directory dir, held until the

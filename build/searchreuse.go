@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/binary"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -52,7 +51,7 @@ func previousPostings(ctx context.Context, o *output, cache *store.CacheTx, r ro
 	if err != nil {
 		return nil, nil, fmt.Errorf("%w: %v", errCache, err)
 	}
-	layout, ok := parts[rec.Hash]
+	layout, ok := parts[rec.Hash.String()]
 	if !ok {
 		return nil, nil, errNoPrevious
 	}
@@ -163,7 +162,7 @@ func (o *output) previousBytes(path string) ([]byte, store.CachedOutput, error) 
 	if _, err := io.ReadFull(f, data); err != nil {
 		return nil, rec, err
 	}
-	if sum := sha256.Sum256(data); hex.EncodeToString(sum[:]) != rec.Hash {
+	if sha256.Sum256(data) != rec.Hash {
 		return nil, rec, errNoPrevious
 	}
 	return data, rec, nil
@@ -189,5 +188,5 @@ func keepSearchLayout(ctx context.Context, cache *store.CacheTx, o *output, r ro
 		b.WriteString(k)
 		b.WriteByte('\n')
 	}
-	return cache.PutPart(ctx, searchLayoutPart, rec.Hash, b.String())
+	return cache.PutPart(ctx, searchLayoutPart, rec.Hash.String(), b.String())
 }

@@ -62,15 +62,6 @@ type CachedSource struct {
 	IDColumn int
 }
 
-// CachedOutput is one file of the previous build's output.
-type CachedOutput struct {
-	Path string
-	Key  string // what it was made from
-	Hash string // sha256 of its bytes, hex
-	Size int64
-	Stat string // the identity of the file the build left; "" means unknown
-}
-
 // ErrForeign is wrapped by OpenCache's error when the file at the cache's
 // path is not a skillcat cache (another program's SQLite database, a text
 // file, a folder, a header damaged beyond recognition). The file is left
@@ -86,7 +77,7 @@ const cacheAppID = 0x534b4331
 
 // cacheSchemaVersion is the user_version of the schema below; a cache of
 // another schema starts afresh.
-const cacheSchemaVersion = 5
+const cacheSchemaVersion = 6
 
 // cacheSchema is the cache's tables. The index itself is kept here: the
 // tables skills and skill_tags are the index's own (migrations/, with an
@@ -107,9 +98,7 @@ CREATE INDEX skills_source ON skills (source);
 CREATE TABLE parts (
 	kind TEXT NOT NULL, key TEXT NOT NULL, data TEXT NOT NULL, sum TEXT NOT NULL, PRIMARY KEY (kind, key)
 ) WITHOUT ROWID;
-CREATE TABLE outputs (
-	path TEXT PRIMARY KEY, key TEXT NOT NULL, hash TEXT NOT NULL, size INTEGER NOT NULL, stat TEXT NOT NULL
-) WITHOUT ROWID;
+CREATE TABLE outputs (bucket INTEGER PRIMARY KEY, data BLOB NOT NULL);
 `
 
 // The statements on a source's row: sources beside its index row.
@@ -853,84 +842,6 @@ func (t *CacheTx) RemoveSource(ctx context.Context, path string) error {
 	t.touch(path)
 	if err := removeIndexed(ctx, t.tx, path); err != nil {
 		return fmt.Errorf("update cache: remove source %s: %w", path, err)
-	}
-	return nil
-}
-
-// Outputs returns the previous build's output files by path.
-func (t *CacheTx) Outputs(ctx context.Context) (map[string]CachedOutput, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	rows, err := t.tx.QueryContext(ctx, `SELECT path, key, hash, size, stat FROM outputs`)
-	if err != nil {
-		return nil, t.corrupt(ctx, "outputs", err)
-	}
-	out := map[string]CachedOutput{}
-	for rows.Next() {
-		var o CachedOutput
-		if err := rows.Scan(&o.Path, &o.Key, &o.Hash, &o.Size, &o.Stat); err != nil {
-			rows.Close()
-			return nil, t.corrupt(ctx, "outputs", err)
-		}
-		out[o.Path] = o
-	}
-	if err := closeRows(rows); err != nil {
-		return nil, t.corrupt(ctx, "outputs", err)
-	}
-	return out, nil
-}
-
-// SetOutputs replaces the record of the output files.
-func (t *CacheTx) SetOutputs(ctx context.Context, outputs []CachedOutput) error {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if _, err := t.tx.ExecContext(ctx, `DELETE FROM outputs`); err != nil {
-		return fmt.Errorf("update cache: %w", err)
-	}
-	ins, err := t.tx.PrepareContext(ctx, `INSERT INTO outputs VALUES (?, ?, ?, ?, ?)`)
-	if err != nil {
-		return fmt.Errorf("update cache: %w", err)
-	}
-	defer ins.Close()
-	for _, o := range outputs {
-		if _, err := ins.ExecContext(ctx, o.Path, o.Key, o.Hash, o.Size, o.Stat); err != nil {
-			return fmt.Errorf("update cache: output %s: %w", o.Path, err)
-		}
-	}
-	return nil
-}
-
-// UpdateOutputs changes the record of the output files by a difference
-// from the one Outputs returned in this transaction: put adds or replaces
-// the records of its paths, drop removes the records of its paths. A
-// build that changed a few files writes a few rows.
-func (t *CacheTx) UpdateOutputs(ctx context.Context, put []CachedOutput, drop []string) error {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if len(drop) > 0 {
-		del, err := t.tx.PrepareContext(ctx, `DELETE FROM outputs WHERE path = ?`)
-		if err != nil {
-			return fmt.Errorf("update cache: %w", err)
-		}
-		defer del.Close()
-		for _, p := range drop {
-			if _, err := del.ExecContext(ctx, p); err != nil {
-				return fmt.Errorf("update cache: output %s: %w", p, err)
-			}
-		}
-	}
-	if len(put) == 0 {
-		return nil
-	}
-	ins, err := t.tx.PrepareContext(ctx, `INSERT OR REPLACE INTO outputs VALUES (?, ?, ?, ?, ?)`)
-	if err != nil {
-		return fmt.Errorf("update cache: %w", err)
-	}
-	defer ins.Close()
-	for _, o := range put {
-		if _, err := ins.ExecContext(ctx, o.Path, o.Key, o.Hash, o.Size, o.Stat); err != nil {
-			return fmt.Errorf("update cache: output %s: %w", o.Path, err)
-		}
 	}
 	return nil
 }

@@ -1,0 +1,229 @@
+package store
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"slices"
+)
+
+// Digest is a SHA-256 sum: of a file's bytes, or of the key a file was
+// made from.
+type Digest [sha256.Size]byte
+
+// String returns the digest in lowercase hex.
+func (d Digest) String() string { return hex.EncodeToString(d[:]) }
+
+// FileID is the identity of a file as the system reports it: device,
+// inode, change time (ns) and size. The zero FileID means unknown.
+type FileID struct {
+	Dev, Ino uint64
+	Ctime    int64
+	Size     int64
+}
+
+// CachedOutput is one file of the previous build's output; its path is its
+// key in the map Outputs returns. It is fixed-size (no string of its own),
+// so that the record of 275,000 files costs little beside their paths.
+type CachedOutput struct {
+	Key  Digest // sha256 of what it was made from; zero for none
+	Hash Digest // sha256 of its bytes
+	Size int64
+	Stat FileID // the identity of the file the build left; zero means unknown
+}
+
+// The outputs table holds the record of the output's files in
+// outputBuckets rows, each the records of the paths that hash to its
+// bucket (outputBucket), sorted by path and encoded one after the other:
+// the path's length and bytes, the key and hash (32 bytes each), then the
+// size, device, inode, change time and identity's size as varints. Reading
+// 27,000 records is then a thousand rows, and a build that changed a few
+// files rewrites the few buckets that hold them.
+const outputBuckets = 1024
+
+// outputBucket is the bucket of the outputs table that holds path: its
+// 32-bit FNV-1a hash, modulo outputBuckets.
+func outputBucket(path string) int64 {
+	h := uint32(2166136261)
+	for i := 0; i < len(path); i++ {
+		h ^= uint32(path[i])
+		h *= 16777619
+	}
+	return int64(h % outputBuckets)
+}
+
+// errOutputRecord is the error of a bucket that does not decode.
+var errOutputRecord = errors.New("malformed output record")
+
+// Outputs returns the previous build's output files by path.
+func (t *CacheTx) Outputs(ctx context.Context) (map[string]CachedOutput, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	rows, err := t.tx.QueryContext(ctx, `SELECT bucket, data FROM outputs`)
+	if err != nil {
+		return nil, t.corrupt(ctx, "outputs", err)
+	}
+	out := map[string]CachedOutput{}
+	var data []byte
+	for rows.Next() {
+		var bucket int64
+		if err := rows.Scan(&bucket, &data); err != nil {
+			rows.Close()
+			return nil, t.corrupt(ctx, "outputs", err)
+		}
+		if err := decodeOutputs(data, bucket, out); err != nil {
+			rows.Close()
+			return nil, t.corrupt(ctx, fmt.Sprintf("outputs bucket %d", bucket), err)
+		}
+	}
+	if err := closeRows(rows); err != nil {
+		return nil, t.corrupt(ctx, "outputs", err)
+	}
+	return out, nil
+}
+
+// SetOutputs stores outs as the record of the output's files. since, when
+// not nil, is the record Outputs returned in this transaction: only the
+// buckets holding a path whose record differs from it are written, so a
+// build that changed a few files writes a few rows.
+func (t *CacheTx) SetOutputs(ctx context.Context, outs, since map[string]CachedOutput) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	dirty := map[int64]bool{}
+	if since == nil {
+		if _, err := t.tx.ExecContext(ctx, `DELETE FROM outputs`); err != nil {
+			return fmt.Errorf("update cache: %w", err)
+		}
+		for p := range outs {
+			dirty[outputBucket(p)] = true
+		}
+	} else {
+		for p, r := range outs {
+			if old, ok := since[p]; !ok || old != r {
+				dirty[outputBucket(p)] = true
+			}
+		}
+		for p := range since {
+			if _, ok := outs[p]; !ok {
+				dirty[outputBucket(p)] = true
+			}
+		}
+	}
+	if len(dirty) == 0 {
+		return nil
+	}
+	paths := map[int64][]string{}
+	for p := range outs {
+		if b := outputBucket(p); dirty[b] {
+			paths[b] = append(paths[b], p)
+		}
+	}
+	put, err := t.tx.PrepareContext(ctx, `INSERT OR REPLACE INTO outputs (bucket, data) VALUES (?, ?)`)
+	if err != nil {
+		return fmt.Errorf("update cache: %w", err)
+	}
+	defer put.Close()
+	del, err := t.tx.PrepareContext(ctx, `DELETE FROM outputs WHERE bucket = ?`)
+	if err != nil {
+		return fmt.Errorf("update cache: %w", err)
+	}
+	defer del.Close()
+	buckets := make([]int64, 0, len(dirty))
+	for b := range dirty {
+		buckets = append(buckets, b)
+	}
+	slices.Sort(buckets)
+	var buf []byte
+	for _, b := range buckets {
+		ps := paths[b]
+		if len(ps) == 0 {
+			if _, err := del.ExecContext(ctx, b); err != nil {
+				return fmt.Errorf("update cache: outputs bucket %d: %w", b, err)
+			}
+			continue
+		}
+		slices.Sort(ps)
+		buf = buf[:0]
+		for _, p := range ps {
+			buf = appendOutput(buf, p, outs[p])
+		}
+		if _, err := put.ExecContext(ctx, b, buf); err != nil {
+			return fmt.Errorf("update cache: outputs bucket %d: %w", b, err)
+		}
+	}
+	return nil
+}
+
+// appendOutput appends the encoding of one record to buf.
+func appendOutput(buf []byte, path string, r CachedOutput) []byte {
+	buf = binary.AppendUvarint(buf, uint64(len(path)))
+	buf = append(buf, path...)
+	buf = append(buf, r.Key[:]...)
+	buf = append(buf, r.Hash[:]...)
+	buf = binary.AppendVarint(buf, r.Size)
+	buf = binary.AppendUvarint(buf, r.Stat.Dev)
+	buf = binary.AppendUvarint(buf, r.Stat.Ino)
+	buf = binary.AppendVarint(buf, r.Stat.Ctime)
+	return binary.AppendVarint(buf, r.Stat.Size)
+}
+
+// decodeOutputs adds the records of one bucket's data to out. A record
+// cut short, a path out of order or in another bucket is an error.
+func decodeOutputs(data []byte, bucket int64, out map[string]CachedOutput) error {
+	last := ""
+	for len(data) > 0 {
+		n, k := binary.Uvarint(data)
+		if k <= 0 || n == 0 || n > uint64(len(data)-k) {
+			return errOutputRecord
+		}
+		path := string(data[k : k+int(n)])
+		data = data[k+int(n):]
+		if path <= last || outputBucket(path) != bucket || len(data) < 2*sha256.Size {
+			return errOutputRecord
+		}
+		last = path
+		var r CachedOutput
+		copy(r.Key[:], data)
+		copy(r.Hash[:], data[sha256.Size:])
+		data = data[2*sha256.Size:]
+		var ok bool
+		if r.Size, data, ok = varint(data); !ok {
+			return errOutputRecord
+		}
+		var dev, ino uint64
+		if dev, data, ok = uvarint(data); !ok {
+			return errOutputRecord
+		}
+		if ino, data, ok = uvarint(data); !ok {
+			return errOutputRecord
+		}
+		r.Stat.Dev, r.Stat.Ino = dev, ino
+		if r.Stat.Ctime, data, ok = varint(data); !ok {
+			return errOutputRecord
+		}
+		if r.Stat.Size, data, ok = varint(data); !ok {
+			return errOutputRecord
+		}
+		out[path] = r
+	}
+	return nil
+}
+
+func varint(b []byte) (int64, []byte, bool) {
+	v, k := binary.Varint(b)
+	if k <= 0 {
+		return 0, b, false
+	}
+	return v, b[k:], true
+}
+
+func uvarint(b []byte) (uint64, []byte, bool) {
+	v, k := binary.Uvarint(b)
+	if k <= 0 {
+		return 0, b, false
+	}
+	return v, b[k:], true
+}
