@@ -30,3 +30,20 @@ func DescriptorSchemaValid(v any) bool { return descriptorSchema().Validate(v) =
 // SemverPattern and EmailPattern are the patterns descriptorValid matches
 // with regexp.
 var SemverPattern, EmailPattern = semverRE.String(), emailRE.String()
+
+// ExamplesValid is examplesValid (examplecheck.go).
+var ExamplesValid = examplesValid
+
+// CheckSkillSchemasLibrary is checkSkillSchemasLibrary: the library's path
+// that examplesValid stands in for.
+var CheckSkillSchemasLibrary = checkSkillSchemasLibrary
+
+// QuickSchemaAccepts reports whether examplesValid reads the schema doc
+// (the form Node.Value gives) and, if so, whether it accepts v.
+func QuickSchemaAccepts(doc, v any) (readable, accepts bool) {
+	nodes := 0
+	if !metaValid(doc) || !quickReadable(doc, &nodes) {
+		return false, false
+	}
+	return true, schemaAccepts(doc, v)
+}

@@ -3,7 +3,6 @@ package skillcat
 import (
 	"encoding/json"
 	"net/url"
-	"regexp"
 	"strings"
 )
 
@@ -169,7 +168,7 @@ func localRef(s string) bool {
 // validRegexp reports whether s passes the metaschema's "regex" format,
 // which jsonschema/v6 checks by compiling it with regexp.
 func validRegexp(s string) bool {
-	_, err := regexp.Compile(s)
+	_, err := compiledPattern(s)
 	return err == nil
 }
 

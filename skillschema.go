@@ -250,6 +250,15 @@ func countValues(n *Node, limit int) int {
 // already rejected are left alone.
 // val is root.Value().
 func checkSkillSchemas(ctx context.Context, src *Source, root *Node, val any) Violations {
+	if ctx.Err() == nil && examplesValid(root, val) {
+		return nil // certainly what checkSkillSchemasLibrary would find
+	}
+	return checkSkillSchemasLibrary(ctx, src, root, val)
+}
+
+// checkSkillSchemasLibrary is checkSkillSchemas on the library's path:
+// each schema compiled by jsonschema/v6, each example validated by it.
+func checkSkillSchemasLibrary(ctx context.Context, src *Source, root *Node, val any) Violations {
 	var vs Violations
 	m, _ := val.(map[string]any)
 	b := newBudget(ctx)
