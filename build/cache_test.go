@@ -241,6 +241,78 @@ func TestCacheIsNotFooled(t *testing.T) {
 	})
 }
 
+// TestUpToDateSeesTheOutput checks that a change to the output alone,
+// anywhere in its tree, makes a build that would otherwise find nothing
+// changed bring the output back to a cold build's.
+func TestUpToDateSeesTheOutput(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		change func(t *testing.T, out string)
+	}{
+		{"FileAddedDeep", func(t *testing.T, out string) {
+			writeFile(t, filepath.Join(out, "skills", "extra", "deep", "note.txt"), "hand-made")
+		}},
+		{"FileAddedAtTheTop", func(t *testing.T, out string) { writeFile(t, filepath.Join(out, "CNAME"), "example.com") }},
+		{"SymlinkAdded", func(t *testing.T, out string) {
+			if err := os.Symlink("index.html", filepath.Join(out, "link.html")); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"EditedInPlace", func(t *testing.T, out string) {
+			name := filepath.Join(out, ".well-known", "skills.json")
+			data, err := os.ReadFile(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			data[len(data)-2] ^= 1
+			if err := os.WriteFile(name, data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"Removed", func(t *testing.T, out string) {
+			if err := os.Remove(filepath.Join(out, "index.html")); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"FolderReplacedByLink", func(t *testing.T, out string) {
+			dir := filepath.Join(out, "schemas")
+			moved := filepath.Join(t.TempDir(), "schemas")
+			if err := os.Rename(dir, moved); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Symlink(moved, dir); err != nil {
+				t.Fatal(err)
+			}
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			f := newCacheFixture(t, 6)
+			f.build(t)
+			f.build(t) // records the identities of the output's files
+			if res := f.build(t); !res.UpToDate {
+				t.Fatal("nothing changed, yet the build was not up to date")
+			}
+			tc.change(t, f.out)
+			if res := f.build(t); res.UpToDate {
+				t.Fatalf("%s: the build found the output up to date", tc.name)
+			}
+			f.checkCold(t)
+		})
+	}
+}
+
+// writeFile writes data to name, making its folders.
+func writeFile(t *testing.T, name, data string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(name, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func TestCacheDamaged(t *testing.T) {
 	for _, tc := range []struct {
 		name   string

@@ -695,29 +695,3 @@ func (o *output) abandon() {
 	}
 	o.lock.Close()
 }
-
-// intact reports whether the directory out holds exactly the files prev
-// records, each still the file the build left.
-func intact(out string, prev map[string]store.CachedOutput) bool {
-	n := 0
-	err := filepath.WalkDir(out, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() {
-			return nil
-		}
-		rel, _ := filepath.Rel(out, p)
-		rec, ok := prev[filepath.ToSlash(rel)]
-		info, ierr := d.Info()
-		if !ok || ierr != nil || !info.Mode().IsRegular() {
-			return errors.New("changed")
-		}
-		if id := fileIdentity(info); id == (store.FileID{}) || id != rec.Stat {
-			return errors.New("changed")
-		}
-		n++
-		return nil
-	})
-	return err == nil && n == len(prev)
-}

@@ -1,8 +1,6 @@
 package build
 
 import (
-	"bytes"
-	"encoding/binary"
 	"errors"
 	"io/fs"
 	"os"
@@ -103,85 +101,6 @@ func fileID(info fs.FileInfo) (dev, ino uint64, known bool) {
 		return 0, 0, false
 	}
 	return st.Dev, st.Ino, true
-}
-
-// readTree lists every entry under root, root included, by its path: each
-// folder is opened once (relative to its parent, which stays open) and
-// read with getdents, which gives each entry's inode and type without a
-// stat per file. A folder whose mode is not 0755 is listed as other and
-// not read.
-func readTree(root string) (map[string]spareEntry, error) {
-	entries := map[string]spareEntry{}
-	buf := make([]byte, 64<<10)
-	var read func(at int, name, dir string) error
-	read = func(at int, name, dir string) error {
-		fd, err := unix.Openat(at, name, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
-		if err != nil {
-			return &fs.PathError{Op: "open", Path: dir, Err: err}
-		}
-		defer unix.Close(fd)
-		var st unix.Stat_t
-		if err := unix.Fstat(fd, &st); err != nil {
-			return &fs.PathError{Op: "fstat", Path: dir, Err: err}
-		}
-		if st.Mode&0o7777 != 0o755 && dir != root {
-			entries[dir] = spareEntry{kind: spareOther}
-			return nil
-		}
-		entries[dir] = spareEntry{dev: st.Dev, ino: st.Ino, mtime: st.Mtim.Nano(), kind: spareDir}
-		var sub []string
-		for {
-			n, err := unix.Getdents(fd, buf)
-			if err != nil {
-				return &fs.PathError{Op: "getdents", Path: dir, Err: err}
-			}
-			if n <= 0 {
-				break
-			}
-			for b := buf[:n]; len(b) >= 19; {
-				reclen := int(binary.NativeEndian.Uint16(b[16:18]))
-				if reclen < 19 || reclen > len(b) {
-					return &fs.PathError{Op: "getdents", Path: dir, Err: unix.EIO}
-				}
-				ino, typ, name := binary.NativeEndian.Uint64(b[0:8]), b[18], b[19:reclen]
-				b = b[reclen:]
-				if i := bytes.IndexByte(name, 0); i >= 0 {
-					name = name[:i]
-				}
-				if string(name) == "." || string(name) == ".." {
-					continue
-				}
-				p := dir + "/" + string(name)
-				if typ == unix.DT_UNKNOWN {
-					// Some file systems do not say: ask.
-					var est unix.Stat_t
-					if unix.Fstatat(fd, string(name), &est, unix.AT_SYMLINK_NOFOLLOW) == nil {
-						switch est.Mode & unix.S_IFMT {
-						case unix.S_IFDIR:
-							typ = unix.DT_DIR
-						case unix.S_IFREG:
-							typ, ino = unix.DT_REG, est.Ino
-						}
-					}
-				}
-				switch typ {
-				case unix.DT_DIR:
-					sub = append(sub, p)
-				case unix.DT_REG:
-					entries[p] = spareEntry{dev: st.Dev, ino: ino, kind: spareFile}
-				default:
-					entries[p] = spareEntry{kind: spareOther}
-				}
-			}
-		}
-		for _, s := range sub {
-			if err := read(fd, s[len(dir)+1:], s); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
-	return entries, read(unix.AT_FDCWD, root, root)
 }
 
 // renameOver renames the folder from to to, an empty folder it replaces

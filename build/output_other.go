@@ -48,5 +48,9 @@ func fileID(info fs.FileInfo) (dev, ino uint64, known bool) { return 0, 0, false
 // readTree is not needed here: without an exchange no spare is kept.
 func readTree(root string) (map[string]spareEntry, error) { return nil, errNoExchange }
 
+// intact is false here: with no identity of a file known, none is
+// judged the one a build left.
+func intact(out string, prev map[string]store.CachedOutput) bool { return false }
+
 // renameOver is not needed here: without an exchange no spare is kept.
 func renameOver(from, to string) error { return errNoExchange }

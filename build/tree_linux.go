@@ -1,0 +1,278 @@
+package build
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"io/fs"
+	"runtime"
+	"sync"
+	"sync/atomic"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/skillcat/skillcat/store"
+)
+
+// treeVisitor is what walkTree calls for the folders and entries of a tree.
+// Its methods run on several goroutines at once.
+type treeVisitor interface {
+	// folder is called once for each folder, with its path and its fstat
+	// (nil when stat is false); read false leaves its entries unread.
+	folder(dir string, st *unix.Stat_t) (read bool, err error)
+	// entry is called for each entry of a folder read, other than "." and
+	// "..": dir is the folder's path, fd an open descriptor of it (for an
+	// fstatat relative to it) and dst its fstat, name the entry's name (valid during the
+	// call only), ino and typ what getdents says of it (DT_UNKNOWN resolved
+	// by an fstatat). enter says whether a folder is to be walked in turn.
+	entry(dir string, fd int, dst *unix.Stat_t, name []byte, ino uint64, typ byte) (enter bool, err error)
+}
+
+// openFolder is a folder open during a walk, closed once the folder and
+// every subfolder queued under it have been opened.
+type openFolder struct {
+	fd   int
+	refs atomic.Int32
+}
+
+func (f *openFolder) release() {
+	if f != nil && f.refs.Add(-1) == 0 {
+		unix.Close(f.fd)
+	}
+}
+
+// walkItem is a folder still to be read: name in the open folder parent
+// (nil for the root, opened by its path).
+type walkItem struct {
+	parent *openFolder
+	name   string
+	path   string
+}
+
+// walkTree reads the tree at root, each folder once, on up to GOMAXPROCS
+// goroutines. A folder is opened relative to its parent, which stays open
+// until then, with O_NOFOLLOW (a link put in a folder's place is never
+// followed), fstat'ed, and read with getdents, which gives each entry's
+// inode and type without a stat per file. stat says whether each folder
+// is fstat'ed for folder. The first error stops the walk.
+func walkTree(root string, stat bool, v treeVisitor) error {
+	var (
+		mu      sync.Mutex
+		wake    = sync.NewCond(&mu)
+		queue   = []walkItem{{name: root, path: root}}
+		pending = 1 // folders queued or being read
+		first   error
+	)
+	worker := func() {
+		buf := make([]byte, 64<<10)
+		var subs []walkItem
+		for {
+			mu.Lock()
+			for len(queue) == 0 && pending > 0 && first == nil {
+				wake.Wait()
+			}
+			if first != nil || pending == 0 {
+				mu.Unlock()
+				return
+			}
+			it := queue[len(queue)-1]
+			queue = queue[:len(queue)-1]
+			mu.Unlock()
+			subs = subs[:0]
+			err := readFolder(it, stat, v, buf, &subs)
+			mu.Lock()
+			if err != nil && first == nil {
+				first = err
+			}
+			if first != nil {
+				for _, s := range subs {
+					s.parent.release()
+				}
+			} else {
+				queue = append(queue, subs...)
+				pending += len(subs)
+			}
+			pending--
+			wake.Broadcast()
+			mu.Unlock()
+		}
+	}
+	n := runtime.GOMAXPROCS(0)
+	var wg sync.WaitGroup
+	for range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			worker()
+		}()
+	}
+	wg.Wait()
+	for _, it := range queue {
+		it.parent.release()
+	}
+	return first
+}
+
+// readFolder opens, fstats and reads one folder of a walk, and adds the
+// subfolders to enter to subs, each holding a reference to it.
+func readFolder(it walkItem, stat bool, v treeVisitor, buf []byte, subs *[]walkItem) error {
+	at := unix.AT_FDCWD
+	if it.parent != nil {
+		at = it.parent.fd
+	}
+	fd, err := unix.Openat(at, it.name, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	it.parent.release()
+	if err != nil {
+		return &fs.PathError{Op: "open", Path: it.path, Err: err}
+	}
+	f := &openFolder{fd: fd}
+	f.refs.Store(1)
+	defer f.release()
+	var st unix.Stat_t
+	dst := &st
+	if !stat {
+		dst = nil
+	} else if err := unix.Fstat(fd, &st); err != nil {
+		return &fs.PathError{Op: "fstat", Path: it.path, Err: err}
+	}
+	if read, err := v.folder(it.path, dst); err != nil || !read {
+		return err
+	}
+	for {
+		n, err := unix.Getdents(fd, buf)
+		if err != nil {
+			return &fs.PathError{Op: "getdents", Path: it.path, Err: err}
+		}
+		if n <= 0 {
+			return nil
+		}
+		for b := buf[:n]; len(b) >= 19; {
+			reclen := int(binary.NativeEndian.Uint16(b[16:18]))
+			if reclen < 19 || reclen > len(b) {
+				return &fs.PathError{Op: "getdents", Path: it.path, Err: unix.EIO}
+			}
+			ino, typ, name := binary.NativeEndian.Uint64(b[0:8]), b[18], b[19:reclen]
+			b = b[reclen:]
+			if i := bytes.IndexByte(name, 0); i >= 0 {
+				name = name[:i]
+			}
+			if string(name) == "." || string(name) == ".." {
+				continue
+			}
+			if typ == unix.DT_UNKNOWN {
+				// Some file systems do not say: ask.
+				var est unix.Stat_t
+				if unix.Fstatat(fd, string(name), &est, unix.AT_SYMLINK_NOFOLLOW) == nil {
+					switch est.Mode & unix.S_IFMT {
+					case unix.S_IFDIR:
+						typ = unix.DT_DIR
+					case unix.S_IFREG:
+						typ, ino = unix.DT_REG, est.Ino
+					}
+				}
+			}
+			enter, err := v.entry(it.path, fd, dst, name, ino, typ)
+			if err != nil {
+				return err
+			}
+			if enter {
+				f.refs.Add(1)
+				*subs = append(*subs, walkItem{parent: f, name: string(name), path: it.path + "/" + string(name)})
+			}
+		}
+	}
+}
+
+// spareReader is the treeVisitor of readTree: it lists every entry by its
+// path, each folder's entries gathered before they join the listing.
+type spareReader struct {
+	root    string
+	mu      sync.Mutex
+	entries map[string]spareEntry
+}
+
+func (r *spareReader) folder(dir string, st *unix.Stat_t) (bool, error) {
+	e := spareEntry{dev: st.Dev, ino: st.Ino, mtime: st.Mtim.Nano(), kind: spareDir}
+	read := st.Mode&0o7777 == 0o755 || dir == r.root
+	if !read {
+		e = spareEntry{kind: spareOther}
+	}
+	r.mu.Lock()
+	r.entries[dir] = e
+	r.mu.Unlock()
+	return read, nil
+}
+
+func (r *spareReader) entry(dir string, _ int, dst *unix.Stat_t, name []byte, ino uint64, typ byte) (bool, error) {
+	switch typ {
+	case unix.DT_DIR:
+		return true, nil // listed by folder
+	case unix.DT_REG:
+		r.put(dir+"/"+string(name), spareEntry{dev: dst.Dev, ino: ino, kind: spareFile})
+	default:
+		r.put(dir+"/"+string(name), spareEntry{kind: spareOther})
+	}
+	return false, nil
+}
+
+func (r *spareReader) put(p string, e spareEntry) {
+	r.mu.Lock()
+	r.entries[p] = e
+	r.mu.Unlock()
+}
+
+// readTree lists every entry under root, root included, by its path (see
+// walkTree). A folder whose mode is not 0755 is listed as other and not
+// read.
+func readTree(root string) (map[string]spareEntry, error) {
+	r := &spareReader{root: root, entries: map[string]spareEntry{}}
+	return r.entries, walkTree(root, true, r)
+}
+
+// intactVisitor is the treeVisitor of intact: it checks each file against
+// the record, by an fstatat relative to its folder, and counts them.
+type intactVisitor struct {
+	root string
+	prev map[string]store.CachedOutput
+	n    atomic.Int64
+}
+
+// errChanged stops the walk of intact at the first file that is not the
+// recorded one.
+var errChanged = errors.New("output changed")
+
+func (v *intactVisitor) folder(string, *unix.Stat_t) (bool, error) { return true, nil }
+
+func (v *intactVisitor) entry(dir string, fd int, _ *unix.Stat_t, name []byte, _ uint64, typ byte) (bool, error) {
+	switch typ {
+	case unix.DT_DIR:
+		return true, nil
+	case unix.DT_REG:
+	default:
+		return false, errChanged
+	}
+	var rel []byte
+	if len(dir) > len(v.root) {
+		rel = append(append(append(make([]byte, 0, 96), dir[len(v.root)+1:]...), '/'), name...)
+	} else {
+		rel = name
+	}
+	rec, ok := v.prev[string(rel)]
+	var st unix.Stat_t
+	if !ok || rec.Stat == (store.FileID{}) || unix.Fstatat(fd, string(name), &st, unix.AT_SYMLINK_NOFOLLOW) != nil ||
+		st.Mode&unix.S_IFMT != unix.S_IFREG ||
+		(store.FileID{Dev: st.Dev, Ino: st.Ino, Ctime: st.Ctim.Nano(), Size: st.Size}) != rec.Stat {
+		return false, errChanged
+	}
+	v.n.Add(1)
+	return false, nil
+}
+
+// intact reports whether the directory out holds exactly the files prev
+// records, each still the file the build left (its identity, by an
+// fstatat relative to its folder): the whole tree is walked (walkTree),
+// so that a file added anywhere counts.
+func intact(out string, prev map[string]store.CachedOutput) bool {
+	v := &intactVisitor{root: out, prev: prev}
+	return walkTree(out, false, v) == nil && v.n.Load() == int64(len(prev))
+}
