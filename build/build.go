@@ -338,12 +338,29 @@ func build(ctx context.Context, cfg Config, cache *store.CacheTx) (*Result, erro
 	if err != nil {
 		return res, fmt.Errorf("render: query listed skills: %w", ctxErr(ctx, err))
 	}
-	// catalog.sqlite is exported as soon as render has read the index,
-	// beside the last aggregate exports; finish then finds it made.
+	// catalog.sqlite is exported beside render: from the start when the
+	// export reads on a connection of its own (store.DB.ExportsAside, a
+	// rebuild that changed few rows), otherwise once render has read the
+	// index, beside the last aggregate exports. finish then finds it made.
 	catalogKey := store.ListedKey(listed)
 	var exported error
-	exportIndex := func() { exported = o.exportCatalog(ctx, cat, catalogKey) }
-	if err := render(ctx, cfg, cat, listed, o, keys, exportIndex); err != nil {
+	afterReads, exportDone := func() { exported = o.exportCatalog(ctx, cat, catalogKey) }, make(chan struct{})
+	if cat.db.ExportsAside() {
+		ectx, cancel := context.WithCancel(ctx)
+		defer func() { cancel(); <-exportDone }()
+		go func() {
+			defer close(exportDone)
+			exported = o.exportCatalog(ectx, cat, catalogKey)
+		}()
+		afterReads = func() {}
+	} else {
+		close(exportDone)
+	}
+	err = render(ctx, cfg, cat, listed, o, keys, afterReads)
+	if err == nil {
+		<-exportDone
+	}
+	if err != nil {
 		var pe *fs.PathError
 		if cache != nil && ctx.Err() == nil && !errors.As(err, &pe) && !templateFault(err) && !errors.Is(err, ErrPreviousFeed) {
 			return res, fmt.Errorf("%w: render: %v", errCache, err) // rendering what the cache gave failed

@@ -81,7 +81,9 @@ const cacheSchemaVersion = 6
 
 // cacheSchema is the cache's tables. The index itself is kept here: the
 // tables skills and skill_tags are the index's own (migrations/, with an
-// index on the source path), updated by each rebuild in its transaction
+// index on the source path, and one holding every column of a listed row
+// but its descriptor, so that ListedEntries reads no descriptor's pages),
+// updated by each rebuild in its transaction
 // (Index), and a source's row in sources holds what the cache adds to its
 // index row: its identity, hash, warnings and id position, and the
 // checksum of all of it (CachedSource.sum).
@@ -95,6 +97,7 @@ CREATE TABLE sources (
 ) WITHOUT ROWID;
 ` + indexSchema() + `
 CREATE INDEX skills_source ON skills (source);
+CREATE INDEX skills_entries ON skills (id, name, version, capability_type, access, summary, provider_name, source, digest) WHERE access <> 'private';
 CREATE TABLE parts (
 	kind TEXT NOT NULL, key TEXT NOT NULL, data TEXT NOT NULL, sum TEXT NOT NULL, PRIMARY KEY (kind, key)
 ) WITHOUT ROWID;

@@ -113,12 +113,32 @@ func (db *DB) export(ctx context.Context, path string) (err error) {
 // otherwise by copying every listed row (fillCatalog). Both insert the
 // same rows in the same order, so the files are byte-identical.
 func (db *DB) fill(ctx context.Context, out *sql.DB) error {
-	if db.kept != nil {
-		if touched, before := db.kept.changes(); before > 0 && len(touched) <= before/4 {
-			return fillChanged(ctx, db.kept, out, touched)
-		}
+	if touched, ok := db.merges(); ok {
+		return fillChanged(ctx, db.kept, out, touched)
 	}
 	return fillCatalog(ctx, db.q, out)
+}
+
+// merges reports whether Export merges the changed rows (touched, the
+// sources whose rows this build changed) into the index as the cache
+// committed it: the index is the one a rebuild cache keeps, and few of
+// its rows changed.
+func (db *DB) merges() (touched []string, ok bool) {
+	if db.kept == nil {
+		return nil, false
+	}
+	touched, before := db.kept.changes()
+	return touched, before > 0 && len(touched) <= before/4
+}
+
+// ExportsAside reports whether Export reads the index on a connection of
+// its own (the rows as the rebuild cache committed them, and the few this
+// build changed), and so may run beside the build's other reads of the
+// index without taking turns with them. It holds once every row this
+// build changes is in the index.
+func (db *DB) ExportsAside() bool {
+	_, ok := db.merges()
+	return ok
 }
 
 // exportBatch is how many rows one INSERT into the catalog carries.

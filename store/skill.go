@@ -52,8 +52,8 @@ const (
 	insertTagSQL  = `INSERT INTO skill_tags (skill_id, tag, position) VALUES (?, ?, ?)`
 	insertTagsSQL = `INSERT INTO skill_tags (skill_id, tag, position) SELECT ?, value, key FROM json_each(?)`
 	holderSQL     = `SELECT source FROM skills WHERE id = ?`
-	tagsAllSQL    = `SELECT t.skill_id, t.tag FROM skill_tags AS t JOIN skills AS s ON s.id = t.skill_id
-	WHERE s.access <> 'private' ORDER BY t.skill_id, t.position`
+	tagsAllSQL    = `SELECT t.skill_id, t.tag FROM skills AS s JOIN skill_tags AS t ON t.skill_id = s.id
+	WHERE s.access <> 'private' ORDER BY s.id, t.position`
 	tagsTypeSQL = `SELECT t.skill_id, t.tag FROM skill_tags AS t JOIN skills AS s ON s.id = t.skill_id
 	WHERE s.access <> 'private' AND s.capability_type = ? ORDER BY t.skill_id, t.position`
 	countSQL = `SELECT capability_type, count(*) FROM skills WHERE access <> 'private'
