@@ -487,7 +487,7 @@ func (x *exportRun) finish() error {
 func (x *exportRun) finishAPIs() error {
 	var list []apicatalog.API
 	known := map[string]string{}
-	h := sha256.New()
+	k := newKeyHash()
 	for i := range x.listed {
 		e := &x.listed[i]
 		if e.CapabilityType != string(skillcat.API) {
@@ -498,11 +498,11 @@ func (x *exportRun) finishAPIs() error {
 		}
 		list = append(list, apiOf(x.r, x.endpoints[i], e))
 		known[e.Digest] = x.endpoints[i]
-		for _, f := range []string{e.ID, e.Name, x.endpoints[i]} {
-			fmt.Fprintf(h, "%d:%s", len(f), f)
+		for _, f := range [...]string{e.ID, e.Name, x.endpoints[i]} {
+			k.field(f)
 		}
 	}
-	if key := x.keys.site + " apis " + hex.EncodeToString(h.Sum(nil)); !x.o.fresh(x.r.apiCatalog(), key) {
+	if key := x.keys.site + " apis " + k.sum(); !x.o.fresh(x.r.apiCatalog(), key) {
 		data, err := apicatalog.Encode(list)
 		if err != nil {
 			return fmt.Errorf("api catalog: %w", err)

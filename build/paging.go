@@ -1,9 +1,6 @@
 package build
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
-	"fmt"
 	"strconv"
 
 	skillcat "github.com/skillcat/skillcat"
@@ -160,19 +157,24 @@ func (p *pages) listingFiles(typ string, skills []listItem, counts map[string]in
 // is, the listing's length, the counts by type, and each skill it lists.
 // A change elsewhere in the catalog leaves it alone.
 func listingKey(site, file, typ string, n, total int, counts map[string]int, shown []listItem) string {
-	h := sha256.New()
-	fmt.Fprintf(h, "%s\x00%s\x00%s\x00%d\x00%d\x00", site, file, typ, n, total)
+	k := newKeyHash()
+	k.text(site)
+	k.text(file)
+	k.text(typ)
+	k.number(n)
+	k.number(total)
 	for _, t := range skillcat.CapabilityTypes {
-		fmt.Fprintf(h, "%d\x00", counts[string(t)])
+		k.number(counts[string(t)])
 	}
 	for _, d := range shown {
-		for _, f := range []string{d.ID, d.Name, d.Summary, d.Type, d.Access, d.Version, d.Provider} {
-			fmt.Fprintf(h, "%d:%s", len(f), f)
+		for _, f := range [...]string{d.ID, d.Name, d.Summary, d.Type, d.Access, d.Version, d.Provider} {
+			k.field(f)
 		}
-		fmt.Fprintf(h, "%d:", len(d.Tags))
+		k.h.Write(strconv.AppendInt(nil, int64(len(d.Tags)), 10))
+		k.h.Write([]byte{':'})
 		for _, t := range d.Tags {
-			fmt.Fprintf(h, "%d:%s", len(t), t)
+			k.field(t)
 		}
 	}
-	return hex.EncodeToString(h.Sum(nil))
+	return k.sum()
 }

@@ -297,11 +297,14 @@ const searchPart = "search-tokens"
 // tokensKey is what a skill's tokens are made from: its descriptor (by
 // digest) and the fields of its listing entry.
 func tokensKey(d *listItem, digest string) string {
-	h := sha256.New()
-	for _, f := range append([]string{digest, d.ID, d.Name, d.Summary, d.Provider}, d.Tags...) {
-		fmt.Fprintf(h, "%d:%s", len(f), f)
+	k := newKeyHash()
+	for _, f := range [...]string{digest, d.ID, d.Name, d.Summary, d.Provider} {
+		k.field(f)
 	}
-	return hex.EncodeToString(h.Sum(nil))
+	for _, t := range d.Tags {
+		k.field(t)
+	}
+	return k.sum()
 }
 
 // encodeTokens writes a skill's tokens for the rebuild cache, sorted, one
