@@ -239,19 +239,22 @@ func appendStruct(b []byte, v reflect.Value) ([]byte, error) {
 // decodeNode fills v (a pointer to a document struct) from n. It checks JSON
 // types only; the schemas check everything else.
 func decodeNode(n *Node, v any) error {
-	return decodeValue(n, reflect.ValueOf(v).Elem(), nil)
+	return decodeValue(n, reflect.ValueOf(v).Elem(), make(Path, 0, 8))
 }
 
 // unmarshal parses data and decodes it into v, for UnmarshalJSON methods.
 func unmarshal(data []byte, v any) error {
-	n, err := ParseJSON(data)
+	n, err := parseValues(data) // decodeValue reads no member's name node
 	if err != nil {
 		return err
 	}
 	return decodeNode(n, v)
 }
 
-// decodeValue fills v from n, found at path in its document.
+// decodeValue fills v from n, found at path in its document. The paths of
+// n's parts are path with a step appended in place, sharing its backing
+// array (siblings overwrite one another's step): a path is only read to
+// phrase an error, never kept, so a decode allocates none.
 func decodeValue(n *Node, v reflect.Value, path Path) error {
 	wrong := func(want string) error {
 		return fmt.Errorf("%s: must be %s; got %s", path.Field(), want, n.Kind)
@@ -278,7 +281,7 @@ func decodeValue(n *Node, v reflect.Value, path Path) error {
 		}
 		s := reflect.MakeSlice(v.Type(), len(n.Items), len(n.Items))
 		for i, it := range n.Items {
-			if err := decodeValue(it, s.Index(i), path.Item(i)); err != nil {
+			if err := decodeValue(it, s.Index(i), append(path, Step{Index: i, IsIndex: true})); err != nil {
 				return err
 			}
 		}
@@ -290,7 +293,7 @@ func decodeValue(n *Node, v reflect.Value, path Path) error {
 		m := reflect.MakeMapWithSize(v.Type(), len(n.Members))
 		for _, mem := range n.Members {
 			e := reflect.New(v.Type().Elem()).Elem()
-			if err := decodeValue(mem.Value, e, path.Member(mem.Name)); err != nil {
+			if err := decodeValue(mem.Value, e, append(path, Step{Name: mem.Name})); err != nil {
 				return err
 			}
 			m.SetMapIndex(reflect.ValueOf(mem.Name).Convert(v.Type().Key()), e)
@@ -304,7 +307,7 @@ func decodeValue(n *Node, v reflect.Value, path Path) error {
 		var extra Extra
 		for _, mem := range n.Members {
 			if i, ok := si.byName[mem.Name]; ok {
-				if err := decodeValue(mem.Value, v.Field(i), path.Member(mem.Name)); err != nil {
+				if err := decodeValue(mem.Value, v.Field(i), append(path, Step{Name: mem.Name})); err != nil {
 					return err
 				}
 				continue

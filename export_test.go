@@ -47,3 +47,6 @@ func QuickSchemaAccepts(doc, v any) (readable, accepts bool) {
 	}
 	return true, schemaAccepts(doc, v)
 }
+
+// ParseValues is parseValues.
+var ParseValues = parseValues

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -121,6 +122,11 @@ func FuzzParseJSON(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		n, err := skillcat.ParseJSON(data)
+		// parseValues (what unmarshal reads) is the same parse without the
+		// members' name nodes.
+		if v, verr := skillcat.ParseValues(data); fmt.Sprint(verr) != fmt.Sprint(err) || err == nil && !sameValues(n, v) {
+			t.Fatalf("parseValues(%q): got %v, %v; ParseJSON gives %v, %v", data, v, verr, n, err)
+		}
 		valid := json.Valid(data)
 		if err != nil {
 			var se *skillcat.SyntaxError
@@ -162,6 +168,25 @@ func FuzzParseJSON(f *testing.F) {
 			t.Fatalf("AppendJSON of %q wrote %q, which reads differently", data, out)
 		}
 	})
+}
+
+// sameValues reports whether two trees hold the same values at the same
+// offsets, the members' name nodes aside.
+func sameValues(a, b *skillcat.Node) bool {
+	if a.Kind != b.Kind || a.Text != b.Text || a.Offset != b.Offset || len(a.Members) != len(b.Members) || len(a.Items) != len(b.Items) {
+		return false
+	}
+	for i, m := range a.Members {
+		if b.Members[i].Key != nil || m.Name != b.Members[i].Name || !sameValues(m.Value, b.Members[i].Value) {
+			return false
+		}
+	}
+	for i, it := range a.Items {
+		if !sameValues(it, b.Items[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // depth returns how deeply arrays and objects nest in valid JSON.

@@ -267,8 +267,15 @@ func (e *SyntaxError) Error() string { return fmt.Sprintf("offset %d: %s", e.Off
 // written and duplicate member names. Text after the value is an error, and so
 // is invalid UTF-8 inside a string. A leading UTF-8 byte order mark is
 // skipped.
-func ParseJSON(data []byte) (*Node, error) {
-	p := parser{data: data}
+func ParseJSON(data []byte) (*Node, error) { return parseJSON(data, false) }
+
+// parseValues is ParseJSON without the members' name nodes (Member.Key is
+// nil): the tree of a document that is decoded and never reported on,
+// a third fewer nodes for a descriptor.
+func parseValues(data []byte) (*Node, error) { return parseJSON(data, true) }
+
+func parseJSON(data []byte, noKeys bool) (*Node, error) {
+	p := parser{data: data, noKeys: noKeys}
 	if len(data) >= 3 && data[0] == 0xEF && data[1] == 0xBB && data[2] == 0xBF {
 		p.i = 3 // a UTF-8 byte order mark, as some editors write
 	}
@@ -294,6 +301,9 @@ type parser struct {
 	block   []Node
 	members []Member
 	items   []*Node
+	// noKeys leaves Member.Key nil, for a document that is only decoded
+	// (parseValues), never reported on.
+	noKeys bool
 }
 
 // node returns a pointer to a copy of n, allocated in the current block.
@@ -399,7 +409,11 @@ func (p *parser) object(depth int) (*Node, error) {
 		if err != nil {
 			return nil, err
 		}
-		p.members = append(p.members, Member{Name: name, Key: p.node(Node{Kind: String, Text: name, Offset: keyOff}), Value: v})
+		var key *Node
+		if !p.noKeys {
+			key = p.node(Node{Kind: String, Text: name, Offset: keyOff})
+		}
+		p.members = append(p.members, Member{Name: name, Key: key, Value: v})
 		p.space()
 		if p.i < len(p.data) && p.data[p.i] == ',' {
 			p.i++

@@ -9,10 +9,11 @@ import (
 	"io/fs"
 	"runtime"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	skillcat "github.com/skillcat/skillcat"
 	"github.com/skillcat/skillcat/store"
-	"golang.org/x/sync/errgroup"
 )
 
 // publishedSkill is one listed skill as the skill page is made from it:
@@ -51,7 +52,9 @@ func parseSources(ctx context.Context, fsys fs.FS, files []SourceFile, display f
 // orderedMap calls work(i) for every i below n, on up to workers goroutines
 // at once, and emit(i, result) on the calling goroutine in the order of i,
 // each as soon as every result before it is in. It stops at emit's first
-// error, or when ctx is done, and returns that error.
+// error, or when ctx is done, and returns that error. The workers live for
+// the whole run (a goroutine per item would grow a fresh stack for each of
+// them, a few percent of a cold build's CPU).
 func orderedMap[T any](ctx context.Context, n, workers int, work func(int) T, emit func(int, T) error) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -60,33 +63,40 @@ func orderedMap[T any](ctx context.Context, n, workers int, work func(int) T, em
 		v T
 	}
 	results := make(chan result, workers)
-	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(workers)
-	go func() {
-		for i := 0; i < n && gctx.Err() == nil; i++ {
-			g.Go(func() error {
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(workers, n) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for ctx.Err() == nil {
+				i := int(next.Add(1) - 1)
+				if i >= n {
+					return
+				}
 				results <- result{i, work(i)}
-				return nil
-			})
-		}
-		g.Wait()
+			}
+		}()
+	}
+	go func() {
+		wg.Wait()
 		close(results)
 	}()
 	// Hold the results that arrive early; drain everything, even after an
 	// error, so that no worker is left blocked.
 	pending := map[int]T{}
-	next := 0
+	emitted := 0
 	var err error
 	for r := range results {
 		pending[r.i] = r.v
-		for v, ok := pending[next]; ok; v, ok = pending[next] {
-			delete(pending, next)
+		for v, ok := pending[emitted]; ok; v, ok = pending[emitted] {
+			delete(pending, emitted)
 			if err == nil {
-				if err = emit(next, v); err != nil {
+				if err = emit(emitted, v); err != nil {
 					cancel()
 				}
 			}
-			next++
+			emitted++
 		}
 	}
 	if err == nil {

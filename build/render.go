@@ -226,7 +226,19 @@ func renderSkills(ctx context.Context, cfg Config, p *pages, cat *catalog, liste
 		entries[listed[i].ID] = &listed[i]
 	}
 	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(workerCount(cfg.Workers))
+	// The workers live for the whole stream (a goroutine per skill would
+	// grow a fresh stack for each).
+	jobs := make(chan func() error)
+	for range workerCount(cfg.Workers) {
+		g.Go(func() error {
+			for job := range jobs {
+				if err := job(); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+	}
 	// stale says whether skill e's descriptor or page must be made.
 	stale := func(e *store.Row) bool {
 		return o.prev == nil || !o.fresh(p.routes.descriptor(e.ID), e.Digest) || !o.fresh(p.routes.skillPage(e.ID), pageKey(keys, e))
@@ -241,7 +253,7 @@ func renderSkills(ctx context.Context, cfg Config, p *pages, cat *catalog, liste
 		if !page && !export && !tokens {
 			return nil
 		}
-		g.Go(func() error {
+		job := func() error {
 			var desc *skillcat.SkillDescriptor
 			decode := func() (*skillcat.SkillDescriptor, error) {
 				if desc == nil {
@@ -270,8 +282,13 @@ func renderSkills(ctx context.Context, cfg Config, p *pages, cat *catalog, liste
 				}
 			}
 			return nil
-		})
-		return nil
+		}
+		select {
+		case jobs <- job:
+			return nil
+		case <-gctx.Done():
+			return gctx.Err()
+		}
 	}
 	var err error
 	if o.prev == nil {
@@ -290,6 +307,7 @@ func renderSkills(ctx context.Context, cfg Config, p *pages, cat *catalog, liste
 	} else {
 		err = renderStale(gctx, cat, listed, x, search, stale, send)
 	}
+	close(jobs)
 	// A worker's error comes first: the reading stopped because of it.
 	if werr := g.Wait(); werr != nil {
 		return werr
