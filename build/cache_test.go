@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"syscall"
 	"testing"
 	"testing/fstest"
 	"time"
@@ -273,6 +274,43 @@ func TestUpToDateSeesTheOutput(t *testing.T) {
 			if err := os.Remove(filepath.Join(out, "index.html")); err != nil {
 				t.Fatal(err)
 			}
+		}},
+		{"EmptyFolderAdded", func(t *testing.T, out string) {
+			if err := os.Mkdir(filepath.Join(out, "skills", "empty"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"FolderModeChanged", func(t *testing.T, out string) {
+			if err := os.Chmod(filepath.Join(out, "skills"), 0o700); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"FileModeChanged", func(t *testing.T, out string) {
+			if err := os.Chmod(filepath.Join(out, "index.html"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"FifoAdded", func(t *testing.T, out string) {
+			if err := syscall.Mkfifo(filepath.Join(out, "skills", "fifo"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"HardLinkAddedInside", func(t *testing.T, out string) {
+			if err := os.Link(filepath.Join(out, "index.html"), filepath.Join(out, "copy.html")); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"HardLinkAddedOutside", func(t *testing.T, out string) {
+			if err := os.Link(filepath.Join(out, "index.html"), filepath.Join(t.TempDir(), "copy.html")); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"FileReplacedByFolder", func(t *testing.T, out string) {
+			name := filepath.Join(out, "index.html")
+			if err := os.Remove(name); err != nil {
+				t.Fatal(err)
+			}
+			writeFile(t, filepath.Join(name, "x"), "x")
 		}},
 		{"FolderReplacedByLink", func(t *testing.T, out string) {
 			dir := filepath.Join(out, "schemas")

@@ -5,7 +5,10 @@ import (
 	"encoding/binary"
 	"errors"
 	"io/fs"
+	"os"
 	"runtime"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -187,13 +190,14 @@ func readFolder(it walkItem, stat bool, v treeVisitor, buf []byte, subs *[]walkI
 // path, each folder's entries gathered before they join the listing.
 type spareReader struct {
 	root    string
+	mode    uint32 // the mode of a folder the build makes (folderMode)
 	mu      sync.Mutex
 	entries map[string]spareEntry
 }
 
 func (r *spareReader) folder(dir string, st *unix.Stat_t) (bool, error) {
 	e := spareEntry{dev: st.Dev, ino: st.Ino, mtime: st.Mtim.Nano(), kind: spareDir}
-	read := st.Mode&0o7777 == 0o755 || dir == r.root
+	read := st.Mode&0o7777 == r.mode || dir == r.root
 	if !read {
 		e = spareEntry{kind: spareOther}
 	}
@@ -222,26 +226,40 @@ func (r *spareReader) put(p string, e spareEntry) {
 }
 
 // readTree lists every entry under root, root included, by its path (see
-// walkTree). A folder whose mode is not 0755 is listed as other and not
-// read.
+// walkTree). A folder whose mode is not the one the build gives its
+// folders (folderMode) is listed as other and not read.
 func readTree(root string) (map[string]spareEntry, error) {
-	r := &spareReader{root: root, entries: map[string]spareEntry{}}
+	r := &spareReader{root: root, mode: folderMode(), entries: map[string]spareEntry{}}
 	return r.entries, walkTree(root, true, r)
 }
 
 // intactVisitor is the treeVisitor of intact: it checks each file against
 // the record, by an fstatat relative to its folder, and counts them.
 type intactVisitor struct {
-	root string
-	prev map[string]store.CachedOutput
-	n    atomic.Int64
+	root    string
+	mode    uint32 // the mode of a folder the build makes (folderMode)
+	prev    map[string]store.CachedOutput
+	n       atomic.Int64 // recorded files found
+	folders atomic.Int64 // folders found below the root
 }
 
 // errChanged stops the walk of intact at the first file that is not the
 // recorded one.
 var errChanged = errors.New("output changed")
 
-func (v *intactVisitor) folder(string, *unix.Stat_t) (bool, error) { return true, nil }
+// folder counts each folder below the root, and stops the walk at one of
+// a mode the build does not give its folders (a chmod changes no file's
+// identity).
+func (v *intactVisitor) folder(dir string, st *unix.Stat_t) (bool, error) {
+	if dir == v.root {
+		return true, nil
+	}
+	if st.Mode&0o7777 != v.mode {
+		return false, errChanged
+	}
+	v.folders.Add(1)
+	return true, nil
+}
 
 func (v *intactVisitor) entry(dir string, fd int, _ *unix.Stat_t, name []byte, _ uint64, typ byte) (bool, error) {
 	switch typ {
@@ -270,9 +288,45 @@ func (v *intactVisitor) entry(dir string, fd int, _ *unix.Stat_t, name []byte, _
 
 // intact reports whether the directory out holds exactly the files prev
 // records, each still the file the build left (its identity, by an
-// fstatat relative to its folder): the whole tree is walked (walkTree),
-// so that a file added anywhere counts.
+// fstatat relative to its folder), and no folder but theirs, each of the
+// mode the build gives its folders: the whole tree is walked (walkTree),
+// so that a file or folder added anywhere counts.
 func intact(out string, prev map[string]store.CachedOutput) bool {
-	v := &intactVisitor{root: out, prev: prev}
-	return walkTree(out, false, v) == nil && v.n.Load() == int64(len(prev))
+	v := &intactVisitor{root: out, mode: folderMode(), prev: prev}
+	return walkTree(out, true, v) == nil && v.n.Load() == int64(len(prev)) &&
+		v.folders.Load() == int64(recordedFolders(prev))
+}
+
+// recordedFolders counts the folders that hold the files prev records
+// (every folder above each path, the root not included). Every folder of
+// an output holds a file: one more is an added folder, empty or holding
+// only folders, which no file's identity shows.
+func recordedFolders(prev map[string]store.CachedOutput) int {
+	seen := make(map[string]struct{}, len(prev)/2)
+	for p := range prev {
+		for i := strings.LastIndexByte(p, '/'); i > 0; i = strings.LastIndexByte(p[:i], '/') {
+			if _, ok := seen[p[:i]]; ok {
+				break
+			}
+			seen[p[:i]] = struct{}{}
+		}
+	}
+	return len(seen)
+}
+
+// folderMode returns the permission bits of a folder the build makes: 0755
+// less the process's umask (read from /proc/self/status; 022 when it
+// cannot be read). The spare and the up-to-date check take a folder of
+// any other mode for one the build did not leave.
+func folderMode() uint32 {
+	umask := uint32(0o022)
+	if data, err := os.ReadFile("/proc/self/status"); err == nil {
+		if _, rest, ok := bytes.Cut(data, []byte("\nUmask:\t")); ok {
+			line, _, _ := bytes.Cut(rest, []byte("\n"))
+			if m, err := strconv.ParseUint(string(line), 8, 32); err == nil {
+				umask = uint32(m)
+			}
+		}
+	}
+	return 0o755 &^ umask
 }
