@@ -46,6 +46,8 @@ var (
 	insertSkillSQL = `INSERT INTO skills (` + rowNames() + `) VALUES (` + placeholders(len(rowColumns)) + `)`
 	listedAllSQL   = `SELECT ` + rowNames() + ` FROM skills WHERE access <> 'private' ORDER BY id`
 	listedTypeSQL  = `SELECT ` + rowNames() + ` FROM skills WHERE access <> 'private' AND capability_type = ? ORDER BY id`
+	countAllSQL    = `SELECT count(*) FROM skills WHERE access <> 'private'`
+	countTypeSQL   = `SELECT count(*) FROM skills WHERE access <> 'private' AND capability_type = ?`
 )
 
 const (
@@ -312,12 +314,12 @@ func (db *DB) ListedEntries(ctx context.Context, capabilityType string) ([]Row, 
 }
 
 func (db *DB) listed(ctx context.Context, capabilityType string, withDescriptors bool) ([]Row, error) {
-	skillsSQL, tagsSQL, args := listedAllSQL, tagsAllSQL, []any(nil)
+	skillsSQL, tagsSQL, countSQL, args := listedAllSQL, tagsAllSQL, countAllSQL, []any(nil)
 	if capabilityType != "" {
 		if !slices.Contains(capabilityTypes, capabilityType) {
 			return nil, fmt.Errorf("unknown capability type %q", capabilityType)
 		}
-		skillsSQL, tagsSQL, args = listedTypeSQL, tagsTypeSQL, []any{capabilityType}
+		skillsSQL, tagsSQL, countSQL, args = listedTypeSQL, tagsTypeSQL, countTypeSQL, []any{capabilityType}
 	}
 	if !withDescriptors {
 		skillsSQL = strings.Replace(skillsSQL, " descriptor,", " x'' AS descriptor,", 1)
@@ -334,8 +336,14 @@ func (db *DB) listed(ctx context.Context, capabilityType string, withDescriptors
 		tx = t
 	}
 
-	var skills []Row
-	index := make(map[string]int)
+	// The listing of a large catalog is held for a whole render: it is
+	// made to the size counted, and each row's strings share one
+	// allocation (pack), so that the collector traces one object a row.
+	var n int
+	if err := tx.QueryRowContext(ctx, countSQL, args...).Scan(&n); err != nil {
+		return nil, err
+	}
+	skills := make([]Row, 0, n)
 	rows, err := tx.QueryContext(ctx, skillsSQL, args...)
 	if err != nil {
 		return nil, err
@@ -346,27 +354,38 @@ func (db *DB) listed(ctx context.Context, capabilityType string, withDescriptors
 			rows.Close()
 			return nil, err
 		}
-		index[s.ID] = len(skills)
+		s.pack()
 		skills = append(skills, s)
 	}
 	if err := closeRows(rows); err != nil {
 		return nil, err
 	}
 
+	// Both queries are in id order, so each tag's skill is at or after
+	// the last one's. Tags recur across skills: each is held once.
 	rows, err = tx.QueryContext(ctx, tagsSQL, args...)
 	if err != nil {
 		return nil, err
 	}
+	tags := map[string]string{}
+	i := 0
 	for rows.Next() {
 		var id, tag string
 		if err := rows.Scan(&id, &tag); err != nil {
 			rows.Close()
 			return nil, err
 		}
-		i, ok := index[id]
-		if !ok {
+		for i < len(skills) && skills[i].ID < id {
+			i++
+		}
+		if i == len(skills) || skills[i].ID != id {
 			rows.Close()
 			return nil, fmt.Errorf("tag %q of skill %q: skill not listed", tag, id)
+		}
+		if held, ok := tags[tag]; ok {
+			tag = held
+		} else {
+			tags[tag] = tag
 		}
 		skills[i].Tags = append(skills[i].Tags, tag)
 	}
@@ -375,6 +394,34 @@ func (db *DB) listed(ctx context.Context, capabilityType string, withDescriptors
 	}
 	return skills, nil
 }
+
+// pack makes s's strings substrings of one string, and its capability
+// type and access the constants of their values.
+func (s *Row) pack() {
+	fields := []*string{&s.ID, &s.Name, &s.Version, &s.Summary, &s.ProviderName, &s.Source, &s.Digest}
+	n := 0
+	for _, f := range fields {
+		n += len(*f)
+	}
+	var b strings.Builder
+	b.Grow(n)
+	for _, f := range fields {
+		b.WriteString(*f)
+	}
+	all := b.String()
+	for _, f := range fields {
+		*f, all = all[:len(*f)], all[len(*f):]
+	}
+	if i := slices.Index(capabilityTypes, s.CapabilityType); i >= 0 {
+		s.CapabilityType = capabilityTypes[i]
+	}
+	if i := slices.Index(accessValues, s.Access); i >= 0 {
+		s.Access = accessValues[i]
+	}
+}
+
+// accessValues are the values of a row's access.
+var accessValues = []string{"public", "restricted", "private"}
 
 // closeRows closes rows and returns the first error met iterating or closing.
 func closeRows(rows *sql.Rows) error {
