@@ -167,39 +167,47 @@ func unchanged(out string, err error) string {
 // tuneGC trades memory the build has to spare for less collector work: a
 // build's heap is mostly short-lived garbage (parse trees, rendered pages),
 // and with the collector's default pacing it spends a sixth of its CPU
-// collecting. A soft memory limit keeps the peak bounded all the same: at
-// least gcFloor, and the live heap plus as much again (at most gcHeadroom)
-// when that is more (followLiveHeap), so that a large catalog, whose live
-// heap alone passes the floor, is not collected over and over. The GOGC and GOMEMLIMIT environment variables,
-// when set, win.
+// collecting. A soft memory limit keeps the peak bounded all the same
+// (followLiveHeap): at least gcFloor; up to gcBudget, as much as GOGC=200
+// would let the heap grow (three times the live heap), so that the
+// collector's work stays in proportion to the catalog; and above that the
+// live heap plus as much again, at most gcHeadroom, so that a catalog whose
+// live heap alone nears the budget is not collected over and over. The
+// GOGC and GOMEMLIMIT environment variables, when set, win.
 func tuneGC(e *env) {
 	if e.getenv("GOGC") == "" {
 		debug.SetGCPercent(200)
 	}
 	if e.getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(gcFloor)
-		go followLiveHeap(gcFloor)
+		go followLiveHeap()
 	}
 }
 
 // gcFloor is the soft memory limit of a build whose live heap stays below
-// half of it (a catalog of 10,000 skills, docs/performance.md), and
-// gcHeadroom the most a larger build's limit lies above its live heap.
+// a third of it (a catalog of 10,000 skills, docs/performance.md),
+// gcBudget the most a build's limit grows to in proportion to its live
+// heap (a catalog of 100,000 skills stays under 600 MiB), and gcHeadroom
+// the most a still larger build's limit lies above its live heap.
 const (
 	gcFloor    = 160 << 20
+	gcBudget   = 540 << 20
 	gcHeadroom = 160 << 20
 )
 
-// followLiveHeap keeps the soft memory limit at the live heap the last
-// collection found plus as much again, at most gcHeadroom, or floor when
-// that is more, for the life of the process.
-func followLiveHeap(floor int64) {
+// gcLimit is the soft memory limit for a live heap of live bytes.
+func gcLimit(live int64) int64 {
+	return max(gcFloor, min(gcBudget, 3*live), live+min(live, gcHeadroom))
+}
+
+// followLiveHeap keeps the soft memory limit at gcLimit of the live heap
+// the last collection found, for the life of the process.
+func followLiveHeap() {
 	live := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
 	for range time.Tick(20 * time.Millisecond) {
 		metrics.Read(live)
 		if live[0].Value.Kind() == metrics.KindUint64 {
-			n := int64(live[0].Value.Uint64())
-			debug.SetMemoryLimit(max(floor, n+min(n, gcHeadroom)))
+			debug.SetMemoryLimit(gcLimit(int64(live[0].Value.Uint64())))
 		}
 	}
 }
