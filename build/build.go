@@ -166,7 +166,7 @@ func (e *InvalidError) Unwrap() []error { return []error{ErrInvalidContent, e.Vi
 // content is invalid.
 func Validate(ctx context.Context, cfg Config) (*Result, error) {
 	start := time.Now()
-	cat, res, err := load(ctx, cfg, nil)
+	cat, res, err := load(ctx, cfg, nil, nil)
 	if cat != nil {
 		cat.close()
 	}
@@ -282,6 +282,7 @@ func build(ctx context.Context, cfg Config, cache *store.CacheTx) (*Result, erro
 		return &Result{}, fmt.Errorf("templates: %w", err)
 	}
 	var prev map[string]store.CachedOutput
+	var found []SourceFile // the sources, when the up-to-date check read them without a fault
 	if cache != nil {
 		if prev, err = cache.Outputs(ctx); err != nil {
 			return &Result{}, err
@@ -291,11 +292,15 @@ func build(ctx context.Context, cfg Config, cache *store.CacheTx) (*Result, erro
 		} else if when != strconv.FormatInt(cfg.Time.Unix(), 10) {
 			prev = nil // a new date stamps every file: write them all
 		}
-		if res, ok, err := upToDate(ctx, cfg, cache, keys, prev); err != nil || ok {
+		var res *Result
+		var ok bool
+		if res, found, ok, err = upToDate(ctx, cfg, cache, keys, prev); err != nil || ok {
 			if ok {
 				site, _ := readSite(cfg.Content, func(p string) string { return p })
 				res.Output = statOutput(prev)
 				res.HostWarnings = hostWarnings(cfg, site, res.Output)
+			} else {
+				res = &Result{}
 			}
 			return res, err
 		}
@@ -312,7 +317,7 @@ func build(ctx context.Context, cfg Config, cache *store.CacheTx) (*Result, erro
 			made <- err
 		}()
 	}
-	cat, res, err := load(ctx, cfg, cache)
+	cat, res, err := load(ctx, cfg, cache, found)
 	mark := time.Now()
 	if made != nil {
 		if oerr := <-made; oerr == nil {
@@ -553,18 +558,23 @@ func (c *catalog) close() {
 	c.db.Close()
 }
 
-// load runs read → parse → index and fails with every violation. Without
+// load runs read → parse → index and fails with every violation; found,
+// when not nil, are the sources as this build already read them (with no
+// fault to report). Without
 // a cache the index is an anonymous temporary SQLite file
 // (store.OpenTemp), so a large catalog is not held in memory and nothing
 // of it outlives the build; with one, it is the index the cache keeps
 // (store.CacheTx.Index), brought up to date with the sources that changed
 // (updateIndex).
-func load(ctx context.Context, cfg Config, cache *store.CacheTx) (*catalog, *Result, error) {
+func load(ctx context.Context, cfg Config, cache *store.CacheTx, found []SourceFile) (*catalog, *Result, error) {
 	res := &Result{}
 	mark := time.Now()
 	display := sourceName(cfg)
 	skip, _ := outputWithin(cfg)
-	files, vs := readSources(cfg.Content, display, skip)
+	files, vs := found, skillcat.Violations(nil)
+	if files == nil {
+		files, vs = readSources(cfg.Content, display, skip)
+	}
 	res.Sources = len(files)
 	for _, v := range vs {
 		if v.Severity == skillcat.SeverityError {
@@ -608,7 +618,7 @@ func load(ctx context.Context, cfg Config, cache *store.CacheTx) (*catalog, *Res
 		// which of the claimants is the duplicate.
 		x.close()
 		cat.close()
-		cold, res, err := load(ctx, cfg, nil)
+		cold, res, err := load(ctx, cfg, nil, nil)
 		if err == nil {
 			cold.close()
 			return nil, res, fmt.Errorf("%w: the kept index found a duplicate id that the sources do not hold", errCache)

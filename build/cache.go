@@ -195,33 +195,37 @@ func fingerprint(files []SourceFile) string {
 }
 
 // upToDate reports whether nothing changed since the cached build, and
-// then returns that build's result (its warnings included). Its error is
-// a failure to read the cache.
-func upToDate(ctx context.Context, cfg Config, cache *store.CacheTx, keys buildKeys, prev map[string]store.CachedOutput) (*Result, bool, error) {
+// then returns that build's result (its warnings included). Otherwise
+// found are the sources when it read them and none was at fault (the
+// build goes on with them). Its error is a failure to read the cache.
+func upToDate(ctx context.Context, cfg Config, cache *store.CacheTx, keys buildKeys, prev map[string]store.CachedOutput) (res *Result, found []SourceFile, ok bool, err error) {
 	if len(prev) == 0 {
-		return nil, false, nil
+		return nil, nil, false, nil
 	}
 	site, err := cache.Meta(ctx, "site")
 	if err != nil {
-		return nil, false, err
+		return nil, nil, false, err
 	}
 	sources, err := cache.Meta(ctx, "sources")
 	if err != nil || site != keys.site || sources == "" {
-		return nil, false, err
+		return nil, nil, false, err
 	}
 	// The keys published and the change feed's history are no source and
 	// no page's setting: a new key, a key dropped, a history to start over
 	// or to continue from elsewhere change the output all the same.
 	published, err := cache.Meta(ctx, "keys")
 	if err != nil || published != publishedKeys(cfg) || cfg.ResetChanges || !sameHistory(cfg) {
-		return nil, false, err
+		return nil, nil, false, err
 	}
 	skip, _ := outputWithin(cfg)
 	files, vs := readSources(cfg.Content, func(p string) string { return p }, skip)
-	if len(vs) > 0 || fingerprint(files) != sources || !intact(cfg.Out, prev) {
-		return nil, false, nil
+	if len(vs) > 0 {
+		return nil, nil, false, nil
 	}
-	res := &Result{Sources: len(files), UpToDate: true}
+	if fingerprint(files) != sources || !intact(cfg.Out, prev) {
+		return nil, files, false, nil
+	}
+	res = &Result{Sources: len(files), UpToDate: true}
 	counts, err := cache.Meta(ctx, "counts")
 	if err == nil {
 		_, err = fmt.Sscanf(counts, "%d %d", &res.Published, &res.Private)
@@ -234,12 +238,12 @@ func upToDate(ctx context.Context, cfg Config, cache *store.CacheTx, keys buildK
 		err = werr
 	}
 	if err != nil {
-		return nil, false, fmt.Errorf("%w: read cache: %v", errCache, err)
+		return nil, nil, false, fmt.Errorf("%w: read cache: %v", errCache, err)
 	}
 	if err := cache.KeepSources(ctx); err != nil || ctx.Err() != nil {
-		return nil, false, ctx.Err()
+		return nil, nil, false, ctx.Err()
 	}
-	return res, true, nil
+	return res, nil, true, nil
 }
 
 // recordBuild stores what the next build needs to know of this one.

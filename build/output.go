@@ -147,24 +147,22 @@ func removeStale(parent string, prefixes ...string) {
 }
 
 // reuse returns the previous build's record of path when the file at path
-// in the output is still the one that build left, and that file.
-func (o *output) reuse(path string) (store.CachedOutput, os.FileInfo, bool) {
+// in the output is still the one that build left (a regular file of the
+// recorded identity, by an lstat), and that file's identity.
+func (o *output) reuse(path string) (store.CachedOutput, store.FileID, bool) {
 	rec, ok := o.prev[path]
 	if !ok || rec.Stat == (store.FileID{}) {
-		return rec, nil, false
+		return rec, store.FileID{}, false
 	}
-	info, err := os.Lstat(filepath.Join(o.out, filepath.FromSlash(path)))
-	if err != nil || !info.Mode().IsRegular() {
-		return rec, nil, false
-	}
-	return rec, info, fileIdentity(info) == rec.Stat
+	live, ok := lstatID(o.out + string(filepath.Separator) + filepath.FromSlash(path))
+	return rec, live, ok && live == rec.Stat
 }
 
 // take puts the previous output's file at path, live, into the new tree:
 // nothing to do when the spare's file there is that file's inode, a hard
 // link otherwise, or a copy where links are impossible. linked reports
 // whether the live file's identity changed (a link adds to its count).
-func (o *output) take(path string, live os.FileInfo) (linked bool, err error) {
+func (o *output) take(path string, live store.FileID) (linked bool, err error) {
 	from := filepath.Join(o.out, filepath.FromSlash(path))
 	to := filepath.Join(o.dir, filepath.FromSlash(path))
 	if err := o.mkdir(filepath.Dir(to)); err != nil {

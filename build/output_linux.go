@@ -93,14 +93,14 @@ func abandoned(dir string) bool {
 // errCrossDevice is the error of a rename between file systems.
 var errCrossDevice error = unix.EXDEV
 
-// fileID is the device and inode of a file; known is false where the
-// system does not say.
-func fileID(info fs.FileInfo) (dev, ino uint64, known bool) {
-	st, ok := info.Sys().(*syscall.Stat_t)
-	if !ok {
-		return 0, 0, false
+// lstatID returns the identity of the file at name, not following a
+// link; ok is false unless it is a regular file.
+func lstatID(name string) (id store.FileID, ok bool) {
+	var st unix.Stat_t
+	if unix.Lstat(name, &st) != nil || st.Mode&unix.S_IFMT != unix.S_IFREG {
+		return store.FileID{}, false
 	}
-	return st.Dev, st.Ino, true
+	return store.FileID{Dev: st.Dev, Ino: st.Ino, Ctime: st.Ctim.Nano(), Size: st.Size}, true
 }
 
 // renameOver renames the folder from to to, an empty folder it replaces

@@ -42,8 +42,11 @@ func abandoned(dir string) bool {
 // errCrossDevice is the error of a rename between file systems.
 var errCrossDevice error = syscall.EXDEV
 
-// fileID is not known here.
-func fileID(info fs.FileInfo) (dev, ino uint64, known bool) { return 0, 0, false }
+// lstatID is unknown here (zero), but ok for a regular file.
+func lstatID(name string) (id store.FileID, ok bool) {
+	info, err := os.Lstat(name)
+	return store.FileID{}, err == nil && info.Mode().IsRegular()
+}
 
 // readTree is not needed here: without an exchange no spare is kept.
 func readTree(root string) (map[string]spareEntry, error) { return nil, errNoExchange }

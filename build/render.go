@@ -328,22 +328,37 @@ func renderStale(ctx context.Context, cat *catalog, listed []store.Row, x *expor
 	type job struct {
 		page, export, mdFresh bool
 	}
+	// Each skill's files are looked at (an lstat of each live file) on
+	// every worker, a slice of the listing each.
+	all := make([]job, len(listed))
+	g, _ := errgroup.WithContext(ctx)
+	n := workerCount(0)
+	for w := range n {
+		g.Go(func() error {
+			for i := w; i < len(listed); i += n {
+				e := &listed[i]
+				j := &all[i]
+				if x != nil {
+					var err error
+					if _, j.export, j.mdFresh, err = x.wants(e.ID); err != nil {
+						return fmt.Errorf("exports: %w", err)
+					}
+				}
+				// stale takes a fresh descriptor and page from the previous output.
+				j.page = stale(e)
+			}
+			return nil
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return err
+	}
 	jobs := map[string]job{}
 	var order []string // the ids of jobs, in listing order
-	for i := range listed {
-		e := &listed[i]
-		var j job
-		if x != nil {
-			var err error
-			if _, j.export, j.mdFresh, err = x.wants(e.ID); err != nil {
-				return fmt.Errorf("exports: %w", err)
-			}
-		}
-		// stale takes a fresh descriptor and page from the previous output.
-		j.page = stale(e)
-		if _, tokens := search.wants(e.ID); j.page || j.export || tokens {
-			jobs[e.ID] = j
-			order = append(order, e.ID)
+	for i, j := range all {
+		if _, tokens := search.wants(listed[i].ID); j.page || j.export || tokens {
+			jobs[listed[i].ID] = j
+			order = append(order, listed[i].ID)
 		}
 	}
 	do := func(id string, d []byte) error {

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/skillcat/skillcat/store"
 )
 
 // The spare is the tree a build exchanged out of the output, kept beside it
@@ -176,15 +178,14 @@ func (o *output) clear(full string) error {
 }
 
 // keepsLive reports whether the spare's file at full is the inode of the
-// live file described by live, which the build has found to be the one
-// the cache records: then it holds the live bytes and stays.
-func (o *output) keepsLive(full string, live os.FileInfo) bool {
+// live file of identity live, which the build has found to be the one the
+// cache records: then it holds the live bytes and stays.
+func (o *output) keepsLive(full string, live store.FileID) bool {
 	e, ok := o.spareAt(full)
 	if !ok || e.kind != spareFile {
 		return false
 	}
-	dev, ino, known := fileID(live)
-	return known && dev == e.dev && ino == e.ino
+	return live != (store.FileID{}) && live.Dev == e.dev && live.Ino == e.ino
 }
 
 // dropUnused removes from the new tree what the spare held and the new
