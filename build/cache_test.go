@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"database/sql"
+	"encoding/binary"
 	"errors"
 	"os"
 	"os/exec"
@@ -406,6 +407,51 @@ func TestCacheDamaged(t *testing.T) {
 			f.checkCold(t)
 		})
 	}
+}
+
+// TestCacheTamperedOutputRecords changes the record of the output's files
+// in a way SQLite cannot see (one byte of each bucket's first file hash):
+// a record's hash is published as a file's digest (the Agent Skills index
+// gives each SKILL.md's), so the build must find the records damaged and
+// run cold, not publish the edited digest.
+func TestCacheTamperedOutputRecords(t *testing.T) {
+	t.Parallel()
+	f := newCacheFixture(t, 8)
+	f.build(t)
+	f.build(t) // records the identities of the output's files
+	db, err := sql.Open("sqlite", f.cache)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := db.Query(`SELECT bucket, data FROM outputs`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edited := map[int64][]byte{}
+	for rows.Next() {
+		var bucket int64
+		var data []byte
+		if err := rows.Scan(&bucket, &data); err != nil {
+			t.Fatal(err)
+		}
+		n, k := binary.Uvarint(data)
+		data[k+int(n)+sha256.Size] ^= 1 // the first record's hash: path length, path, key, hash
+		edited[bucket] = data
+	}
+	if err := rows.Close(); err != nil || len(edited) == 0 {
+		t.Fatalf("read the records: %d buckets, %v", len(edited), err)
+	}
+	for bucket, data := range edited {
+		if _, err := db.Exec(`UPDATE outputs SET data = ? WHERE bucket = ?`, data, bucket); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db.Close()
+	sameSizeEdit(t, filepath.Join(f.content, filepath.FromSlash(synth.Name(0))), false) // not up to date
+	if res := f.build(t); !strings.Contains(res.Notice, "damaged") {
+		t.Errorf("notice: got %q, want one saying the cache was damaged", res.Notice)
+	}
+	f.checkCold(t)
 }
 
 // TestCacheTamperedSearchTokens changes the search tokens the cache keeps

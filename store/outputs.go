@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/binary"
@@ -39,9 +40,13 @@ type CachedOutput struct {
 // outputBuckets rows, each the records of the paths that hash to its
 // bucket (outputBucket), sorted by path and encoded one after the other:
 // the path's length and bytes, the key and hash (32 bytes each), then the
-// size, device, inode, change time and identity's size as varints. Reading
-// 27,000 records is then a thousand rows, and a build that changed a few
-// files rewrites the few buckets that hold them.
+// size, device, inode, change time and identity's size as varints; last,
+// the SHA-256 of all of that. Reading 27,000 records is then a thousand
+// rows, and a build that changed a few files rewrites the few buckets that
+// hold them. The checksum is verified on every read: a record's hash is
+// published as its file's digest (the Agent Skills index gives each
+// SKILL.md's from it), so an edit of a bucket (the sqlite3 shell, a bad
+// copy) must make the cache corrupt, not the site wrong.
 const outputBuckets = 1024
 
 // outputBucket is the bucket of the outputs table that holds path: its
@@ -150,6 +155,8 @@ func (t *CacheTx) SetOutputs(ctx context.Context, outs, since map[string]CachedO
 		for _, p := range ps {
 			buf = appendOutput(buf, p, outs[p])
 		}
+		sum := sha256.Sum256(buf)
+		buf = append(buf, sum[:]...)
 		if _, err := put.ExecContext(ctx, b, buf); err != nil {
 			return fmt.Errorf("update cache: outputs bucket %d: %w", b, err)
 		}
@@ -170,9 +177,17 @@ func appendOutput(buf []byte, path string, r CachedOutput) []byte {
 	return binary.AppendVarint(buf, r.Stat.Size)
 }
 
-// decodeOutputs adds the records of one bucket's data to out. A record
-// cut short, a path out of order or in another bucket is an error.
+// decodeOutputs adds the records of one bucket's data to out. A checksum
+// that does not match, a record cut short, a path out of order or in
+// another bucket is an error.
 func decodeOutputs(data []byte, bucket int64, out map[string]CachedOutput) error {
+	if len(data) < sha256.Size {
+		return errOutputRecord
+	}
+	data, sum := data[:len(data)-sha256.Size], data[len(data)-sha256.Size:]
+	if got := sha256.Sum256(data); !bytes.Equal(got[:], sum) {
+		return errOutputRecord
+	}
 	last := ""
 	for len(data) > 0 {
 		n, k := binary.Uvarint(data)
