@@ -300,6 +300,142 @@ func slicesSort(a []string) {
 	}
 }
 
+// TestExampleCheckEdgeCases holds the fast check to the library on the
+// corners where a hand-written validator most often errs: numbers by value
+// (1.0 an integer, 0.3 a multiple of 0.1, -0 equal to 0, big and tiny
+// exponents), deep equality in const, enum and uniqueItems (past the
+// library's 20 items too), code points in lengths, Go regexp semantics
+// (\w and \d ASCII, "$" before a final newline), formats and contents
+// annotations only, additionalProperties beside patternProperties,
+// prefixItems/items, contains with minContains 0 and maxContains, boolean
+// schemas under if/then/else, member names a JSON Pointer escapes, and
+// keywords of other drafts.
+func TestExampleCheckEdgeCases(t *testing.T) {
+	cases := [][2]string{
+		{`{"multipleOf":0.1}`, `0.3`},
+		{`{"multipleOf":0.01}`, `1e-3`},
+		{`{"multipleOf":1e-2}`, `0.3`},
+		{`{"type":"integer"}`, `1.0`},
+		{`{"type":"integer"}`, `1e300`},
+		{`{"type":"integer"}`, `1.5e1`},
+		{`{"type":"integer"}`, `-0`},
+		{`{"type":"integer"}`, `1e-300`},
+		{`{"type":["integer","string"]}`, `1.5`},
+		{`{"const":{"a":1}}`, `{"a":1.0}`},
+		{`{"const":[1,2]}`, `[1.0,2e0]`},
+		{`{"enum":[[1,2]]}`, `[1.0,2]`},
+		{`{"const":0}`, `-0`},
+		{`{"const":null}`, `null`},
+		{`{"const":null}`, `{}`},
+		{`{"enum":[null]}`, `0`},
+		{`{"uniqueItems":true}`, `[1,1.0]`},
+		{`{"uniqueItems":true}`, `[0,-0]`},
+		{`{"uniqueItems":true}`, `[{"a":1},{"a":1.0}]`},
+		{`{"uniqueItems":true}`, `[1,-1]`},
+		{`{"uniqueItems":true}`, `[1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,-1]`},
+		{`{"uniqueItems":true}`, `[1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,1.0]`},
+		{`{"uniqueItems":false}`, `[1,1]`},
+		{`{"pattern":"^\\w+$"}`, `"é"`},
+		{`{"pattern":"^\\d+$"}`, `"١٢"`},
+		{`{"pattern":"^.$"}`, `"😀"`},
+		{`{"pattern":"^.$"}`, `"\n"`},
+		{`{"pattern":"^\\p{L}+$"}`, `"é"`},
+		{`{"pattern":"a$"}`, `"a\n"`},
+		{`{"pattern":"(?i)A"}`, `"a"`},
+		{`{"pattern":"\\Z"}`, `"a"`},
+		{`{"pattern":"[[:alpha:]]"}`, `"a"`},
+		{`{"minLength":2}`, `"😀"`},
+		{`{"maxLength":1}`, `"😀"`},
+		{`{"maxLength":1}`, `"e\u0301"`},
+		{`{"maxLength":1}`, `"\ud83d\ude00"`},
+		{`{"format":"email"}`, `"x"`},
+		{`{"format":"date-time"}`, `"x"`},
+		{`{"format":"regex"}`, `"("`},
+		{`{"contentEncoding":"base64"}`, `"!!!"`},
+		{`{"contentMediaType":"application/json"}`, `"{"`},
+		{`{"contentMediaType":"application/json","contentSchema":false}`, `"{}"`},
+		{`{"properties":{"a":false},"patternProperties":{"^a":true}}`, `{"a":1}`},
+		{`{"additionalProperties":false,"patternProperties":{"^a":true}}`, `{"ab":1,"b":2}`},
+		{`{"additionalProperties":false,"properties":{"a":true}}`, `{"a":1}`},
+		{`{"prefixItems":[{"type":"string"}],"items":false}`, `["a",1]`},
+		{`{"prefixItems":[{"type":"string"}],"items":false}`, `["a"]`},
+		{`{"items":false}`, `[]`},
+		{`{"contains":{"type":"string"}}`, `[]`},
+		{`{"contains":{"type":"string"},"minContains":0}`, `[]`},
+		{`{"contains":{"type":"string"},"maxContains":1}`, `["a","b"]`},
+		{`{"minContains":2}`, `[]`},
+		{`{"maxContains":0,"contains":true}`, `[1]`},
+		{`{"dependentRequired":{"a":["b"]}}`, `{"a":1}`},
+		{`{"dependentSchemas":{"a":false}}`, `{"a":1}`},
+		{`{"propertyNames":{"pattern":"^a"}}`, `{"b":1}`},
+		{`{"propertyNames":false}`, `{}`},
+		{`{"propertyNames":{"type":"number"}}`, `{"1":1}`},
+		{`{"if":true,"then":false}`, `1`},
+		{`{"if":false,"else":false}`, `1`},
+		{`{"then":false}`, `1`},
+		{`{"else":false}`, `1`},
+		{`{"if":{"type":"string"},"then":false,"else":true}`, `1`},
+		{`{"not":{}}`, `1`},
+		{`{"oneOf":[true,true]}`, `1`},
+		{`{"oneOf":[true,{"type":"integer"}]}`, `1.5`},
+		{`{"anyOf":[false]}`, `1`},
+		{`{"allOf":[true,{"minimum":2}]}`, `1`},
+		{`{"minimum":1e-400}`, `0`},
+		{`{"exclusiveMaximum":0}`, `-0`},
+		{`{"maximum":123456789012345678901234567890}`, `123456789012345678901234567891`},
+		{`{"minItems":1}`, `[]`},
+		{`{"maxProperties":0}`, `{"a":1}`},
+		{`{"required":["a"]}`, `{"b":1}`},
+		{`{"required":["a"]}`, `[1]`},
+		{`{"definitions":{"x":false}}`, `1`},
+		{`{"$defs":{"x":false}}`, `1`},
+		{`{"dependencies":{"a":["b"]}}`, `{"a":1}`},
+		{`{"additionalItems":false,"items":{}}`, `[1]`},
+		{`{"$schema":"https://json-schema.org/draft/2020-12/schema","maximum":1}`, `2`},
+		{`{"$schema":"http://json-schema.org/draft-07/schema#","maximum":1}`, `2`},
+		{`{"$schema":"http://json-schema.org/draft-04/schema#","exclusiveMaximum":1}`, `2`},
+		{`{"type":"integer","$schema":"http://json-schema.org/draft-04/schema#"}`, `1.0`},
+		{`{"$comment":"x","title":"y","deprecated":true,"readOnly":true}`, `1`},
+		{`{"unknown":{"type":"string"}}`, `1`},
+		{`{"x-foo":false}`, `1`},
+		{`{"default":false, "examples":[1]}`, `1`},
+		{`{"type":"null"}`, `null`},
+		{`{"type":"boolean"}`, `0`},
+		{`{"enum":[1,"1"]}`, `"1"`},
+		{`{"const":"a"}`, `"a"`},
+		{`{"const":true}`, `1`},
+		{`{"properties":{"":false}}`, `{"":1}`},
+		{`{"properties":{"a~1b":false}}`, `{"a/b":1}`},
+		{`{"properties":{"a/b":false}}`, `{"a/b":1}`},
+		{`{"properties":{"%25":false}}`, `{"%":1}`},
+		{`{"properties":{"%":false}}`, `{"%":1}`},
+		{`{"properties":{"#":false}}`, `{"#":1}`},
+		{`{"patternProperties":{"%":false}}`, `{"%":1}`},
+		{`{"properties":{"a b":false}}`, `{"a b":1}`},
+		{`{"properties":{"\u0000":false}}`, `{"\u0000":1}`},
+		{`{"properties":{"~":false}}`, `{"~":1}`},
+		{`{"properties":{"~0":false}}`, `{"~":1}`},
+		{`{"properties":{"~0":false}}`, `{"~0":1}`},
+	}
+	read := 0
+	for _, c := range cases {
+		s, err := skillcat.ParseJSON([]byte(c[0]))
+		if err != nil {
+			t.Fatalf("%s: %v", c[0], err)
+		}
+		in, err := skillcat.ParseJSON([]byte(c[1]))
+		if err != nil {
+			t.Fatalf("%s: %v", c[1], err)
+		}
+		if readable, _ := checkQuickAgrees(t, s.Value(), in.Value()); readable {
+			read++
+		}
+	}
+	if read < len(cases)*3/4 {
+		t.Errorf("the fast check read %d of %d schemas, want most", read, len(cases))
+	}
+}
+
 // TestExamplesValidIsTheLibrary holds examplesValid to the library's path
 // on whole descriptors: the corpus (good, bad and warning cases), the
 // synthetic catalogs, and generated descriptors whose examples are valid,
