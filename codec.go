@@ -83,19 +83,29 @@ func appendIndented(dst, src []byte) []byte {
 	depth := 0
 	newline := func() {
 		dst = append(dst, '\n')
-		for range depth {
-			dst = append(dst, ' ', ' ')
+		for d := depth; d > 0; {
+			n := min(d, len(indentSpaces)/2)
+			dst = append(dst, indentSpaces[:2*n]...)
+			d -= n
 		}
 	}
 	for i := 0; i < len(src); i++ {
 		switch c := src[i]; c {
 		case '"':
+			// The string's bytes up to the closing quote, in runs between
+			// backslashes (each escapes the byte after it).
 			j := i + 1
-			for j < len(src) && src[j] != '"' {
-				if src[j] == '\\' {
-					j++
+			for j < len(src) {
+				q := bytes.IndexByte(src[j:], '"')
+				if q < 0 {
+					q = len(src) - j
 				}
-				j++
+				b := bytes.IndexByte(src[j:j+q], '\\')
+				if b < 0 {
+					j += q
+					break
+				}
+				j += b + 2
 			}
 			dst = append(dst, src[i:min(j+1, len(src))]...)
 			i = j
@@ -123,6 +133,9 @@ func appendIndented(dst, src []byte) []byte {
 	}
 	return dst
 }
+
+// indentSpaces is white space for appendIndented's indents.
+const indentSpaces = "                                "
 
 // marshalCompact returns v as compact JSON, for MarshalJSON methods.
 func marshalCompact(v any) ([]byte, error) { return appendValue(nil, reflect.ValueOf(v)) }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"math/big"
 	"regexp"
+	"strconv"
 	"sync"
 	"unicode/utf8"
 )
@@ -143,12 +144,8 @@ func quickReadable(s any, nodes *int) bool {
 			if n, ok := v.(json.Number); !ok || len(n) > 15 {
 				return false
 			}
-		case "multipleOf", "maximum", "exclusiveMaximum", "minimum", "exclusiveMinimum":
-			if _, ok := numberRat(v); !ok {
-				return false
-			}
 		case "pattern":
-			if _, err := compiledPattern(v.(string)); err != nil {
+			if !quickPattern(v.(string)) {
 				return false
 			}
 		case "items", "contains", "additionalProperties", "propertyNames", "if", "then", "else", "not", "contentSchema":
@@ -163,10 +160,8 @@ func quickReadable(s any, nodes *int) bool {
 			}
 		case "properties", "dependentSchemas", "patternProperties", "$defs", "definitions":
 			for name, sub := range v.(map[string]any) {
-				if k == "patternProperties" {
-					if _, err := compiledPattern(name); err != nil {
-						return false
-					}
+				if k == "patternProperties" && !quickPattern(name) {
+					return false
 				}
 				if !quickReadable(sub, nodes) {
 					return false
@@ -175,6 +170,14 @@ func quickReadable(s any, nodes *int) bool {
 		}
 	}
 	return true
+}
+
+// quickPattern reports whether a pattern compiles and is short enough for
+// patterns to keep, so that checking many values against it compiles it
+// once.
+func quickPattern(s string) bool {
+	_, err := compiledPattern(s)
+	return err == nil && len(s) <= maxCachedPattern
 }
 
 // schemaAccepts reports whether the schema position s, which
@@ -274,6 +277,7 @@ func numberKeywordAccepts(k string, kv any, v json.Number) bool {
 	default:
 		return true
 	}
+	// A bound the library cannot read it ignores; here it is "not known".
 	limit, ok1 := numberRat(kv)
 	n, ok2 := numberRat(v)
 	if !ok1 || !ok2 {
@@ -527,11 +531,11 @@ func numberRat(v any) (*big.Rat, bool) {
 	return new(big.Rat).SetString(string(n))
 }
 
-// intOf returns a length keyword's value, a plain integer literal that
-// quickReadable kept to 15 digits.
+// intOf returns a length keyword's value, a plain integer literal
+// (metaValid) that quickReadable kept to 15 digits.
 func intOf(v any) int {
-	r, _ := numberRat(v)
-	return int(r.Num().Int64())
+	n, _ := strconv.Atoi(string(v.(json.Number)))
+	return n
 }
 
 // patterns holds compiled regular expressions by source, for metaValid's
@@ -548,11 +552,19 @@ type patternResult struct {
 	err error
 }
 
-// maxCachedPatterns bounds patterns.
-const maxCachedPatterns = 512
+// maxCachedPatterns and maxCachedPattern bound patterns: the number of
+// patterns it holds, and the length of one (a longer one is compiled each
+// time, so that hostile schemas cannot fill memory with large programs).
+const (
+	maxCachedPatterns = 512
+	maxCachedPattern  = 256
+)
 
 // compiledPattern returns regexp.Compile(s), remembered.
 func compiledPattern(s string) (*regexp.Regexp, error) {
+	if len(s) > maxCachedPattern {
+		return regexp.Compile(s)
+	}
 	patterns.Lock()
 	r, ok := patterns.m[s]
 	patterns.Unlock()
