@@ -286,6 +286,11 @@ func TestUpToDateSeesTheOutput(t *testing.T) {
 				t.Fatal(err)
 			}
 		}},
+		{"RootModeChanged", func(t *testing.T, out string) {
+			if err := os.Chmod(out, 0o700); err != nil {
+				t.Fatal(err)
+			}
+		}},
 		{"FileModeChanged", func(t *testing.T, out string) {
 			if err := os.Chmod(filepath.Join(out, "index.html"), 0o600); err != nil {
 				t.Fatal(err)

@@ -249,9 +249,14 @@ var errChanged = errors.New("output changed")
 
 // folder counts each folder below the root, and stops the walk at one of
 // a mode the build does not give its folders (a chmod changes no file's
-// identity).
+// identity): 0755 for the root, which the build makes so whatever the
+// umask (unless it is a mount point, updated in place, whose mode is the
+// user's), and folderMode for the others.
 func (v *intactVisitor) folder(dir string, st *unix.Stat_t) (bool, error) {
 	if dir == v.root {
+		if st.Mode&0o7777 != 0o755 && !isMountPoint(dir) {
+			return false, errChanged
+		}
 		return true, nil
 	}
 	if st.Mode&0o7777 != v.mode {
