@@ -411,7 +411,9 @@ func renderSkill(p *pages, e *store.Row, published []byte, decode func() (*skill
 	if err != nil {
 		return err
 	}
-	return o.write(page, data, key)
+	err = o.write(page, data, key)
+	releasePage(data)
+	return err
 }
 
 // encodeIndex writes the SkillIndex file of the given skills, in id order;

@@ -77,7 +77,7 @@ func isBuiltinSkill(t *template.Template) bool {
 // skillHTML writes the skill page pg as the built-in skill.html does;
 // size is a hint of its length.
 func (p *pages) skillHTML(pg *page, size int) []byte {
-	w := htmlOut{b: make([]byte, 0, size)}
+	w := htmlOut{b: pageBuffer(size)}
 	home := p.routes.link(pg.File, p.routes.home())
 	w.head(p, pg, home)
 	if pg.Skill != nil {
