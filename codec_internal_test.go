@@ -60,3 +60,39 @@ func TestAppendIndentedIsJSONIndent(t *testing.T) {
 		}
 	})
 }
+
+// TestEncodePlainIsEncode holds the index written without reflection
+// (encodePlain) to the reflective encoder's bytes: empty members omitted
+// but the summary, no skills, an empty protocol version, and strings of
+// every character that needs escaping.
+func TestEncodePlainIsEncode(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		str := func(label string) string {
+			return rapid.OneOf(rapid.Just(""), rapid.String(),
+				rapid.StringOfN(rapid.SampledFrom([]rune("a\"\\\n\t\x00\x1f<>&é\u2028\u2029\ufffd")), 0, 8, -1)).Draw(t, label)
+		}
+		x := SkillIndex{Protocol: ProtocolVersion{Version: str("version")}}
+		if n := rapid.IntRange(-1, 4).Draw(t, "skills"); n >= 0 {
+			x.Skills = make([]IndexEntry, n)
+		}
+		for i := range x.Skills {
+			x.Skills[i] = IndexEntry{ID: str("id"), Name: str("name"), Version: str("version"),
+				CapabilityType: CapabilityType(str("type")), Access: Access(str("access")), Summary: str("summary"),
+				DescriptorURL: str("url"), Digest: str("digest")}
+		}
+		c := x
+		if c.Skills == nil {
+			c.Skills = []IndexEntry{}
+		}
+		want, err := encode(&c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !x.plain() {
+			t.Fatal("an index without unknown members is not plain")
+		}
+		if got := x.encodePlain(); !bytes.Equal(got, want) {
+			t.Fatalf("got\n%s\nwant\n%s", got, want)
+		}
+	})
+}

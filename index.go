@@ -29,12 +29,82 @@ type IndexEntry struct {
 // Encode returns the index as published, in the form SkillDescriptor.Encode
 // describes. An index without skills writes "skills": [].
 func (x *SkillIndex) Encode() ([]byte, error) {
+	if x.plain() {
+		return x.encodePlain(), nil
+	}
 	if x.Skills == nil {
 		c := *x
 		c.Skills = []IndexEntry{}
 		return encode(&c)
 	}
 	return encode(x)
+}
+
+// plain reports whether the index has no unknown members anywhere, as the
+// indexes a build writes: encodePlain writes those.
+func (x *SkillIndex) plain() bool {
+	if len(x.Extra) > 0 || len(x.Protocol.Extra) > 0 {
+		return false
+	}
+	for i := range x.Skills {
+		if len(x.Skills[i].Extra) > 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// encodePlain writes an index without unknown members as Encode does,
+// without reflection: a build writes a large catalog's index, and its
+// type indexes, again whenever a listed skill changes.
+func (x *SkillIndex) encodePlain() []byte {
+	size := 64
+	for i := range x.Skills {
+		e := &x.Skills[i]
+		size += 200 + len(e.ID) + len(e.Name) + len(e.Version) + len(e.CapabilityType) + len(e.Access) + len(e.Summary) + len(e.DescriptorURL) + len(e.Digest)
+	}
+	b := make([]byte, 0, size)
+	b = append(b, "{\n  \"protocol\": "...)
+	if v := x.Protocol.Version; v == "" {
+		b = append(b, "{}"...)
+	} else {
+		b = appendString(append(b, "{\n    \"version\": "...), v)
+		b = append(b, "\n  }"...)
+	}
+	b = append(b, ",\n  \"skills\": ["...)
+	for i := range x.Skills {
+		e := &x.Skills[i]
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, "\n    {"...)
+		first := true
+		member := func(name, value string, keep bool) {
+			if value == "" && !keep {
+				return
+			}
+			if !first {
+				b = append(b, ',')
+			}
+			first = false
+			b = append(b, "\n      \""...)
+			b = append(b, name...)
+			b = appendString(append(b, "\": "...), value)
+		}
+		member("id", e.ID, false)
+		member("name", e.Name, false)
+		member("version", e.Version, false)
+		member("capability_type", string(e.CapabilityType), false)
+		member("access", string(e.Access), false)
+		member("summary", e.Summary, true)
+		member("descriptor_url", e.DescriptorURL, false)
+		member("digest", e.Digest, false)
+		b = append(b, "\n    }"...)
+	}
+	if len(x.Skills) > 0 {
+		b = append(b, "\n  "...)
+	}
+	return append(b, "]\n}\n"...)
 }
 
 // MarshalJSON writes the index as Encode does, compact.

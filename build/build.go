@@ -348,6 +348,7 @@ func build(ctx context.Context, cfg Config, cache *store.CacheTx) (*Result, erro
 	// rebuild that changed few rows), otherwise once render has read the
 	// index, beside the last aggregate exports. finish then finds it made.
 	catalogKey := store.ListedKey(listed)
+	keys.listed = catalogKey
 	var exported error
 	afterReads, exportDone := func() { exported = o.exportCatalog(ctx, cat, catalogKey) }, make(chan struct{})
 	if cat.db.ExportsAside() {

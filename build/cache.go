@@ -80,7 +80,8 @@ var cacheVersion = sync.OnceValue(func() string {
 
 // buildKeys sum up what every page depends on besides its own skill.
 type buildKeys struct {
-	site string // settings, site file and templates
+	site   string // settings, site file and templates
+	listed string // the listing (store.ListedKey), once it is read
 }
 
 // keyHash is the SHA-256 of the fields a key is made of, written as

@@ -230,7 +230,7 @@ func newExportRun(ctx context.Context, r routes, cat *catalog, listed []store.Ro
 	x.names = agentskills.Names(ids)
 	// What every aggregate document depends on: the site and the listing
 	// (ids, names, summaries, descriptor digests).
-	x.key = keys.site + " " + store.ListedKey(listed)
+	x.key = keys.site + " " + keys.listed
 	x.needFull = on.LLMsTxt && !o.fresh(r.llmsFull(), x.key)
 	x.needAPIs = on.APICatalog
 	x.entries = make([]agentskills.Entry, len(listed))
