@@ -282,7 +282,8 @@ func build(ctx context.Context, cfg Config, cache *store.CacheTx) (*Result, erro
 		return &Result{}, fmt.Errorf("templates: %w", err)
 	}
 	var prev map[string]store.CachedOutput
-	var found []SourceFile // the sources, when the up-to-date check read them without a fault
+	// The sources are read beside the cache's record of the output.
+	sources := readSourcesAside(cfg)
 	if cache != nil {
 		if prev, err = cache.Outputs(ctx); err != nil {
 			return &Result{}, err
@@ -294,7 +295,7 @@ func build(ctx context.Context, cfg Config, cache *store.CacheTx) (*Result, erro
 		}
 		var res *Result
 		var ok bool
-		if res, found, ok, err = upToDate(ctx, cfg, cache, keys, prev); err != nil || ok {
+		if res, ok, err = upToDate(ctx, cfg, cache, keys, prev, sources); err != nil || ok {
 			if ok {
 				site, _ := readSite(cfg.Content, func(p string) string { return p })
 				res.Output = statOutput(prev)
@@ -314,10 +315,13 @@ func build(ctx context.Context, cfg Config, cache *store.CacheTx) (*Result, erro
 		go func() {
 			var err error
 			o, err = newOutput(cfg, prev)
+			if err == nil {
+				o.track = true
+			}
 			made <- err
 		}()
 	}
-	cat, res, err := load(ctx, cfg, cache, found)
+	cat, res, err := load(ctx, cfg, cache, sources)
 	mark := time.Now()
 	if made != nil {
 		if oerr := <-made; oerr == nil {
@@ -335,6 +339,7 @@ func build(ctx context.Context, cfg Config, cache *store.CacheTx) (*Result, erro
 		if o, err = newOutput(cfg, prev); err != nil {
 			return res, fmt.Errorf("write %s: %w", cfg.Out, err)
 		}
+		o.track = cache != nil
 		defer o.abandon()
 	}
 	// The listing is read once; render and the export of catalog.sqlite
@@ -542,6 +547,23 @@ func realPath(p string) string {
 	}
 }
 
+// readSourcesAside starts reading cfg's sources (readSources) on a
+// goroutine of its own and returns a function that waits for them.
+func readSourcesAside(cfg Config) func() ([]SourceFile, skillcat.Violations) {
+	var files []SourceFile
+	var vs skillcat.Violations
+	done := make(chan struct{})
+	go func() {
+		skip, _ := outputWithin(cfg)
+		files, vs = readSources(cfg.Content, sourceName(cfg), skip)
+		close(done)
+	}()
+	return func() ([]SourceFile, skillcat.Violations) {
+		<-done
+		return files, vs
+	}
+}
+
 // catalog is what the render phase reads: the index in SQLite and the
 // site's settings.
 type catalog struct {
@@ -559,23 +581,21 @@ func (c *catalog) close() {
 	c.db.Close()
 }
 
-// load runs read → parse → index and fails with every violation; found,
-// when not nil, are the sources as this build already read them (with no
-// fault to report). Without
+// load runs read → parse → index and fails with every violation; sources,
+// when not nil, gives the sources as this build read them. Without
 // a cache the index is an anonymous temporary SQLite file
 // (store.OpenTemp), so a large catalog is not held in memory and nothing
 // of it outlives the build; with one, it is the index the cache keeps
 // (store.CacheTx.Index), brought up to date with the sources that changed
 // (updateIndex).
-func load(ctx context.Context, cfg Config, cache *store.CacheTx, found []SourceFile) (*catalog, *Result, error) {
+func load(ctx context.Context, cfg Config, cache *store.CacheTx, sources func() ([]SourceFile, skillcat.Violations)) (*catalog, *Result, error) {
 	res := &Result{}
 	mark := time.Now()
 	display := sourceName(cfg)
-	skip, _ := outputWithin(cfg)
-	files, vs := found, skillcat.Violations(nil)
-	if files == nil {
-		files, vs = readSources(cfg.Content, display, skip)
+	if sources == nil {
+		sources = readSourcesAside(cfg)
 	}
+	files, vs := sources()
 	res.Sources = len(files)
 	for _, v := range vs {
 		if v.Severity == skillcat.SeverityError {

@@ -196,35 +196,31 @@ func fingerprint(files []SourceFile) string {
 }
 
 // upToDate reports whether nothing changed since the cached build, and
-// then returns that build's result (its warnings included). Otherwise
-// found are the sources when it read them and none was at fault (the
-// build goes on with them). Its error is a failure to read the cache.
-func upToDate(ctx context.Context, cfg Config, cache *store.CacheTx, keys buildKeys, prev map[string]store.CachedOutput) (res *Result, found []SourceFile, ok bool, err error) {
+// then returns that build's result (its warnings included); sources gives
+// the sources as the build read them. Its error is a failure to read the
+// cache.
+func upToDate(ctx context.Context, cfg Config, cache *store.CacheTx, keys buildKeys, prev map[string]store.CachedOutput, sources func() ([]SourceFile, skillcat.Violations)) (res *Result, ok bool, err error) {
 	if len(prev) == 0 {
-		return nil, nil, false, nil
+		return nil, false, nil
 	}
 	site, err := cache.Meta(ctx, "site")
 	if err != nil {
-		return nil, nil, false, err
+		return nil, false, err
 	}
-	sources, err := cache.Meta(ctx, "sources")
-	if err != nil || site != keys.site || sources == "" {
-		return nil, nil, false, err
+	fp, err := cache.Meta(ctx, "sources")
+	if err != nil || site != keys.site || fp == "" {
+		return nil, false, err
 	}
 	// The keys published and the change feed's history are no source and
 	// no page's setting: a new key, a key dropped, a history to start over
 	// or to continue from elsewhere change the output all the same.
 	published, err := cache.Meta(ctx, "keys")
 	if err != nil || published != publishedKeys(cfg) || cfg.ResetChanges || !sameHistory(cfg) {
-		return nil, nil, false, err
+		return nil, false, err
 	}
-	skip, _ := outputWithin(cfg)
-	files, vs := readSources(cfg.Content, func(p string) string { return p }, skip)
-	if len(vs) > 0 {
-		return nil, nil, false, nil
-	}
-	if fingerprint(files) != sources || !intact(cfg.Out, prev) {
-		return nil, files, false, nil
+	files, vs := sources()
+	if len(vs) > 0 || fingerprint(files) != fp || !intact(cfg.Out, prev) {
+		return nil, false, nil
 	}
 	res = &Result{Sources: len(files), UpToDate: true}
 	counts, err := cache.Meta(ctx, "counts")
@@ -239,12 +235,12 @@ func upToDate(ctx context.Context, cfg Config, cache *store.CacheTx, keys buildK
 		err = werr
 	}
 	if err != nil {
-		return nil, nil, false, fmt.Errorf("%w: read cache: %v", errCache, err)
+		return nil, false, fmt.Errorf("%w: read cache: %v", errCache, err)
 	}
 	if err := cache.KeepSources(ctx); err != nil || ctx.Err() != nil {
-		return nil, nil, false, ctx.Err()
+		return nil, false, ctx.Err()
 	}
-	return res, nil, true, nil
+	return res, true, nil
 }
 
 // recordBuild stores what the next build needs to know of this one.
