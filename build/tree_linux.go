@@ -8,7 +8,6 @@ import (
 	"os"
 	"runtime"
 	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -29,6 +28,9 @@ type treeVisitor interface {
 	// call only), ino and typ what getdents says of it (DT_UNKNOWN resolved
 	// by an fstatat). enter says whether a folder is to be walked in turn.
 	entry(dir string, fd int, dst *unix.Stat_t, name []byte, ino uint64, typ byte) (enter bool, err error)
+	// done is called once a folder's entries have all been seen, with
+	// their number (not counting "." and "..").
+	done(dir string, entries int) error
 }
 
 // openFolder is a folder open during a walk, closed once the folder and
@@ -141,13 +143,14 @@ func readFolder(it walkItem, stat bool, v treeVisitor, buf []byte, subs *[]walkI
 	if read, err := v.folder(it.path, dst); err != nil || !read {
 		return err
 	}
+	entries := 0
 	for {
 		n, err := unix.Getdents(fd, buf)
 		if err != nil {
 			return &fs.PathError{Op: "getdents", Path: it.path, Err: err}
 		}
 		if n <= 0 {
-			return nil
+			return v.done(it.path, entries)
 		}
 		for b := buf[:n]; len(b) >= 19; {
 			reclen := int(binary.NativeEndian.Uint16(b[16:18]))
@@ -162,6 +165,7 @@ func readFolder(it walkItem, stat bool, v treeVisitor, buf []byte, subs *[]walkI
 			if string(name) == "." || string(name) == ".." {
 				continue
 			}
+			entries++
 			if typ == unix.DT_UNKNOWN {
 				// Some file systems do not say: ask.
 				var est unix.Stat_t
@@ -219,6 +223,8 @@ func (r *spareReader) entry(dir string, _ int, dst *unix.Stat_t, name []byte, in
 	return false, nil
 }
 
+func (r *spareReader) done(string, int) error { return nil }
+
 func (r *spareReader) put(p string, e spareEntry) {
 	r.mu.Lock()
 	r.entries[p] = e
@@ -236,22 +242,21 @@ func readTree(root string) (map[string]spareEntry, error) {
 // intactVisitor is the treeVisitor of intact: it checks each file against
 // the record, by an fstatat relative to its folder, and counts them.
 type intactVisitor struct {
-	root    string
-	mode    uint32 // the mode of a folder the build makes (folderMode)
-	prev    map[string]store.CachedOutput
-	n       atomic.Int64 // recorded files found
-	folders atomic.Int64 // folders found below the root
+	root string
+	mode uint32 // the mode of a folder the build makes (folderMode)
+	prev map[string]store.CachedOutput
+	n    atomic.Int64 // recorded files found
 }
 
 // errChanged stops the walk of intact at the first file that is not the
 // recorded one.
 var errChanged = errors.New("output changed")
 
-// folder counts each folder below the root, and stops the walk at one of
-// a mode the build does not give its folders (a chmod changes no file's
-// identity): 0755 for the root, which the build makes so whatever the
-// umask (unless it is a mount point, updated in place, whose mode is the
-// user's), and folderMode for the others.
+// folder stops the walk at a folder of a mode the build does not give its
+// folders (a chmod changes no file's identity): 0755 for the root, which
+// the build makes so whatever the umask (unless it is a mount point,
+// updated in place, whose mode is the user's), and folderMode for the
+// others.
 func (v *intactVisitor) folder(dir string, st *unix.Stat_t) (bool, error) {
 	if dir == v.root {
 		if st.Mode&0o7777 != 0o755 && !isMountPoint(dir) {
@@ -262,8 +267,17 @@ func (v *intactVisitor) folder(dir string, st *unix.Stat_t) (bool, error) {
 	if st.Mode&0o7777 != v.mode {
 		return false, errChanged
 	}
-	v.folders.Add(1)
 	return true, nil
+}
+
+// done stops the walk at an empty folder. The build makes a folder only
+// for a file it puts there, so an added folder (empty, or holding only
+// folders), which changes no file's identity, shows as an empty one.
+func (v *intactVisitor) done(_ string, entries int) error {
+	if entries == 0 {
+		return errChanged
+	}
+	return nil
 }
 
 func (v *intactVisitor) entry(dir string, fd int, _ *unix.Stat_t, name []byte, _ uint64, typ byte) (bool, error) {
@@ -293,30 +307,12 @@ func (v *intactVisitor) entry(dir string, fd int, _ *unix.Stat_t, name []byte, _
 
 // intact reports whether the directory out holds exactly the files prev
 // records, each still the file the build left (its identity, by an
-// fstatat relative to its folder), and no folder but theirs, each of the
-// mode the build gives its folders: the whole tree is walked (walkTree),
-// so that a file or folder added anywhere counts.
+// fstatat relative to its folder), and no empty folder, each of the mode
+// the build gives its folders: the whole tree is walked (walkTree), so
+// that a file or folder added anywhere counts.
 func intact(out string, prev map[string]store.CachedOutput) bool {
 	v := &intactVisitor{root: out, mode: folderMode(), prev: prev}
-	return walkTree(out, true, v) == nil && v.n.Load() == int64(len(prev)) &&
-		v.folders.Load() == int64(recordedFolders(prev))
-}
-
-// recordedFolders counts the folders that hold the files prev records
-// (every folder above each path, the root not included). Every folder of
-// an output holds a file: one more is an added folder, empty or holding
-// only folders, which no file's identity shows.
-func recordedFolders(prev map[string]store.CachedOutput) int {
-	seen := make(map[string]struct{}, len(prev)/2)
-	for p := range prev {
-		for i := strings.LastIndexByte(p, '/'); i > 0; i = strings.LastIndexByte(p[:i], '/') {
-			if _, ok := seen[p[:i]]; ok {
-				break
-			}
-			seen[p[:i]] = struct{}{}
-		}
-	}
-	return len(seen)
+	return walkTree(out, true, v) == nil && v.n.Load() == int64(len(prev))
 }
 
 // folderMode returns the permission bits of a folder the build makes: 0755
