@@ -7,7 +7,6 @@ import (
 	"database/sql"
 	"encoding/binary"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -375,10 +374,7 @@ type CacheTx struct {
 
 // part is one piece of derived data the cache keeps for the next build.
 type part struct {
-	Kind string `json:"kind"`
-	Key  string `json:"key"`
-	Data string `json:"data"`
-	Sum  string `json:"sum"`
+	Kind, Key, Data, Sum string
 }
 
 // corrupt wraps a read error with ErrCorrupt, unless the context ended.
@@ -757,25 +753,32 @@ func (t *CacheTx) PutPart(ctx context.Context, kind, key, data string) error {
 // partBatch is how many parts PutPart holds before it writes them.
 const partBatch = 512
 
-// writeParts writes the parts made since the last call, in one statement.
+// writeParts writes the parts made since the last call, partRows to a
+// statement, each a row of parameters (a few large parts, such as a
+// layout of the whole catalog, are not made JSON and read back).
 func (t *CacheTx) writeParts(ctx context.Context) error {
-	if len(t.newParts) == 0 {
-		return nil
+	for len(t.newParts) > 0 {
+		n := min(len(t.newParts), partRows)
+		args := make([]any, 0, 4*n)
+		for _, p := range t.newParts[:n] {
+			args = append(args, p.Kind, p.Key, p.Data, p.Sum)
+		}
+		query := `INSERT OR REPLACE INTO parts (kind, key, data, sum) VALUES ` + strings.TrimSuffix(strings.Repeat("(?, ?, ?, ?), ", n), ", ")
+		if _, err := t.tx.ExecContext(ctx, query, args...); err != nil {
+			return err
+		}
+		t.newParts = t.newParts[n:]
 	}
-	list, err := json.Marshal(t.newParts)
-	if err != nil {
-		return err
-	}
-	if _, err := t.tx.ExecContext(ctx, `INSERT OR REPLACE INTO parts (kind, key, data, sum)
-		SELECT value ->> 'kind', value ->> 'key', value ->> 'data', value ->> 'sum' FROM json_each(?)`, string(list)); err != nil {
-		return err
-	}
-	t.newParts = t.newParts[:0]
+	t.newParts = nil
 	return nil
 }
 
-// saveParts writes the parts made and drops those neither used nor made,
-// each in one statement.
+// partRows is how many parts one INSERT writes.
+const partRows = 64
+
+// saveParts writes the parts made and drops those neither used nor made:
+// it reads the parts' names (not their data) and deletes the others by
+// name, since most parts of a rebuild are used again.
 func (t *CacheTx) saveParts(ctx context.Context) error {
 	if err := t.writeParts(ctx); err != nil {
 		return err
@@ -783,12 +786,39 @@ func (t *CacheTx) saveParts(ctx context.Context) error {
 	if t.keepParts {
 		return nil
 	}
-	used, err := json.Marshal(t.usedParts)
+	used := make(map[string]bool, len(t.usedParts))
+	for _, u := range t.usedParts {
+		used[u] = true
+	}
+	rows, err := t.tx.QueryContext(ctx, `SELECT kind, key FROM parts`)
 	if err != nil {
 		return err
 	}
-	_, err = t.tx.ExecContext(ctx, `DELETE FROM parts WHERE kind || ' ' || key NOT IN (SELECT value FROM json_each(?))`, string(used))
-	return err
+	var gone [][2]string
+	for rows.Next() {
+		var kind, key string
+		if err := rows.Scan(&kind, &key); err != nil {
+			rows.Close()
+			return err
+		}
+		if !used[kind+" "+key] {
+			gone = append(gone, [2]string{kind, key})
+		}
+	}
+	if err := closeRows(rows); err != nil || len(gone) == 0 {
+		return err
+	}
+	drop, err := t.tx.PrepareContext(ctx, `DELETE FROM parts WHERE kind = ? AND key = ?`)
+	if err != nil {
+		return err
+	}
+	defer drop.Close()
+	for _, g := range gone {
+		if _, err := drop.ExecContext(ctx, g[0], g[1]); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // partSum is the checksum a part is stored with.
