@@ -3,6 +3,8 @@ package skillcat
 import (
 	"bytes"
 	"encoding/json"
+	"reflect"
+	"strconv"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -95,4 +97,45 @@ func TestEncodePlainIsEncode(t *testing.T) {
 			t.Fatalf("got\n%s\nwant\n%s", got, want)
 		}
 	})
+}
+
+// TestEncodePlainHasEveryField fills every field of the index and its
+// entries by reflection, so that a member added to SkillIndex, IndexEntry
+// or ProtocolVersion and not to encodePlain fails here instead of being
+// dropped from every index a build writes.
+func TestEncodePlainHasEveryField(t *testing.T) {
+	var fill func(v reflect.Value, seed string)
+	fill = func(v reflect.Value, seed string) {
+		switch v.Kind() {
+		case reflect.String:
+			v.SetString(seed + "-" + v.Type().Name())
+		case reflect.Struct:
+			for i := 0; i < v.NumField(); i++ {
+				if f := v.Type().Field(i); f.IsExported() && f.Type != reflect.TypeOf(Extra(nil)) {
+					fill(v.Field(i), seed+f.Name)
+				}
+			}
+		case reflect.Slice:
+			v.Set(reflect.MakeSlice(v.Type(), 2, 2))
+			for i := 0; i < v.Len(); i++ {
+				fill(v.Index(i), seed+strconv.Itoa(i))
+			}
+		case reflect.Bool:
+			v.SetBool(true)
+		case reflect.Int, reflect.Int64:
+			v.SetInt(7)
+		}
+	}
+	var x SkillIndex
+	fill(reflect.ValueOf(&x).Elem(), "v")
+	want, err := encode(&x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !x.plain() {
+		t.Fatal("an index without unknown members is not plain")
+	}
+	if got := x.encodePlain(); !bytes.Equal(got, want) {
+		t.Fatalf("got\n%s\nwant\n%s", got, want)
+	}
 }
