@@ -544,3 +544,21 @@ func FuzzExampleCheck(f *testing.F) {
 		checkQuickAgrees(t, s.Value(), in.Value())
 	})
 }
+
+// FuzzExamplesValid holds examplesValid to the library's path on whole
+// descriptors the fuzzer makes (several examples, inputs and output,
+// boolean output schemas, the budget shared between them): whenever it
+// answers "no violation", checkSkillSchemasLibrary must find none.
+func FuzzExamplesValid(f *testing.F) {
+	f.Add([]byte(`{"inputs":{"type":"object","properties":{"n":{"type":"integer","maximum":3}}},"output":false,"examples":[{"title":"t","inputs":{"n":3}},{"title":"u","inputs":{"n":2.0},"output":1}]}`))
+	f.Add([]byte(`{"inputs":{"type":"object","additionalProperties":{"uniqueItems":true}},"output":{"const":[1,{"a":null}]},"examples":[{"title":"t","inputs":{"a":[1,1.0]},"output":[1.0,{"a":null}]}]}`))
+	files, _ := filepath.Glob("testdata/descriptor/*/*.json")
+	for _, name := range files {
+		if data, err := os.ReadFile(name); err == nil {
+			f.Add(data)
+		}
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		checkExamplesValid(t, data)
+	})
+}
