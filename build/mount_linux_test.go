@@ -9,6 +9,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/skillcat/skillcat/internal/treetest"
 )
@@ -95,6 +96,38 @@ func TestMountPointOutput(t *testing.T) {
 			checkListed(t, out)
 			checkNoDebris(t, parent, out)
 		})
+	}
+}
+
+// TestMountPointUpToDate: an output updated in place keeps its folders
+// and their modes (a folder the user made, or chmod'ed, is reused as it
+// is), so a folder of another mode must not keep every later build with
+// nothing changed from being up to date.
+func TestMountPointUpToDate(t *testing.T) {
+	content := testContent(t, 6, 1)
+	time.Sleep(1100 * time.Millisecond) // past the racy window
+	parent := t.TempDir()
+	out, cache := filepath.Join(parent, "public"), filepath.Join(parent, ".cache", "public.sqlite")
+	mountTmpfs(t, out, "64m")
+	build := func() *Result {
+		t.Helper()
+		res, err := Build(context.Background(), testConfig(content, out, cache))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	build()
+	build() // records the identities of the output's files
+	if !build().UpToDate {
+		t.Fatal("nothing changed, yet the build was not up to date")
+	}
+	if err := os.Chmod(filepath.Join(out, "skills"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	build()
+	if res := build(); !res.UpToDate {
+		t.Error("a folder of another mode in an output updated in place: the build is never up to date again")
 	}
 }
 

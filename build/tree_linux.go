@@ -244,8 +244,11 @@ func readTree(root string) (map[string]spareEntry, error) {
 type intactVisitor struct {
 	root string
 	mode uint32 // the mode of a folder the build makes (folderMode)
-	prev map[string]store.CachedOutput
-	n    atomic.Int64 // recorded files found
+	// anyMode leaves folder modes unchecked: the output is a mount point,
+	// updated in place, whose folders keep the modes they have.
+	anyMode bool
+	prev    map[string]store.CachedOutput
+	n       atomic.Int64 // recorded files found
 }
 
 // errChanged stops the walk of intact at the first file that is not the
@@ -254,17 +257,15 @@ var errChanged = errors.New("output changed")
 
 // folder stops the walk at a folder of a mode the build does not give its
 // folders (a chmod changes no file's identity): 0755 for the root, which
-// the build makes so whatever the umask (unless it is a mount point,
-// updated in place, whose mode is the user's), and folderMode for the
-// others.
+// the build makes so whatever the umask, and folderMode for the others.
+// An output updated in place (anyMode) keeps its folders and their modes,
+// so a build would change none of them: they are not checked.
 func (v *intactVisitor) folder(dir string, st *unix.Stat_t) (bool, error) {
+	want := v.mode
 	if dir == v.root {
-		if st.Mode&0o7777 != 0o755 && !isMountPoint(dir) {
-			return false, errChanged
-		}
-		return true, nil
+		want = 0o755
 	}
-	if st.Mode&0o7777 != v.mode {
+	if !v.anyMode && st.Mode&0o7777 != want {
 		return false, errChanged
 	}
 	return true, nil
@@ -311,7 +312,7 @@ func (v *intactVisitor) entry(dir string, fd int, _ *unix.Stat_t, name []byte, _
 // the build gives its folders: the whole tree is walked (walkTree), so
 // that a file or folder added anywhere counts.
 func intact(out string, prev map[string]store.CachedOutput) bool {
-	v := &intactVisitor{root: out, mode: folderMode(), prev: prev}
+	v := &intactVisitor{root: out, mode: folderMode(), anyMode: isMountPoint(out), prev: prev}
 	return walkTree(out, true, v) == nil && v.n.Load() == int64(len(prev))
 }
 
