@@ -30,14 +30,7 @@ func keptRow(i int, access string) store.Row {
 func keptCache(t *testing.T, path string, rows []store.Row) {
 	t.Helper()
 	ctx := context.Background()
-	c, err := store.OpenCache(ctx, path, "v")
-	if err != nil {
-		t.Fatal(err)
-	}
-	tx, err := c.Begin(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
+	tx, done := beginCache(t, path)
 	if err := tx.Verify(ctx); err != nil { // a new cache: as a build does
 		t.Fatal(err)
 	}
@@ -59,7 +52,7 @@ func keptCache(t *testing.T, path string, rows []store.Row) {
 	if err := tx.Commit(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if err := c.Close(); err != nil {
+	if err := done(); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -82,16 +75,8 @@ func TestKeptIndexExport(t *testing.T) {
 	}
 	keptCache(t, path, rows)
 
-	c, err := store.OpenCache(ctx, path, "v")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	tx, err := c.Begin(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tx.Rollback()
+	tx, done := beginCache(t, path)
+	defer done()
 	if !tx.Trusted() {
 		t.Error("a cache just committed and closed is not sealed")
 	}
@@ -174,16 +159,8 @@ func TestCacheSeal(t *testing.T) {
 	keptCache(t, path, []store.Row{keptRow(1, "public"), keptRow(2, "private")})
 	trusted := func() bool {
 		t.Helper()
-		c, err := store.OpenCache(ctx, path, "v")
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer c.Close()
-		tx, err := c.Begin(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer tx.Rollback()
+		tx, done := beginCache(t, path)
+		defer done()
 		ok := tx.Trusted()
 		if err := tx.Verify(ctx); err != nil && !errors.Is(err, store.ErrCorrupt) {
 			t.Fatal(err)
@@ -207,19 +184,11 @@ func TestCacheSeal(t *testing.T) {
 	if trusted() {
 		t.Fatal("written by another program: still trusted")
 	}
-	c, err := store.OpenCache(ctx, path, "v")
-	if err != nil {
-		t.Fatal(err)
-	}
-	tx, err := c.Begin(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
+	tx, done := beginCache(t, path)
 	if err := tx.Verify(ctx); !errors.Is(err, store.ErrCorrupt) {
 		t.Errorf("Verify of a tampered row: got %v, want ErrCorrupt", err)
 	}
-	tx.Rollback()
-	c.Close()
+	done()
 	if trusted() {
 		t.Fatal("found damaged, then sealed again")
 	}

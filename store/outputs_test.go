@@ -39,16 +39,8 @@ func TestOutputsRecord(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "cache.sqlite")
 	round := func(write func(tx *store.CacheTx, since map[string]store.CachedOutput) error) map[string]store.CachedOutput {
 		t.Helper()
-		c, err := store.OpenCache(ctx, path, "v")
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer c.Close()
-		tx, err := c.Begin(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer tx.Rollback()
+		tx, done := beginCache(t, path)
+		defer done()
 		since, err := tx.Outputs(ctx)
 		if err != nil {
 			t.Fatal(err)
@@ -92,16 +84,8 @@ func TestOutputsRecord(t *testing.T) {
 		t.Fatal(err)
 	}
 	db.Close()
-	c, err := store.OpenCache(ctx, path, "v")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	tx, err := c.Begin(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tx.Rollback()
+	tx, done := beginCache(t, path)
+	defer done()
 	if _, err := tx.Outputs(ctx); !errors.Is(err, store.ErrCorrupt) {
 		t.Fatalf("a bucket cut short: got %v, want ErrCorrupt", err)
 	}

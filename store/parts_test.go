@@ -20,15 +20,8 @@ func TestCacheParts(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "cache.sqlite")
 	commit := func(fn func(tx *store.CacheTx)) {
 		t.Helper()
-		c, err := store.OpenCache(ctx, path, "v")
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer c.Close()
-		tx, err := c.Begin(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
+		tx, done := beginCache(t, path)
+		defer done()
 		fn(tx)
 		if err := tx.Commit(ctx); err != nil {
 			t.Fatal(err)
@@ -36,16 +29,8 @@ func TestCacheParts(t *testing.T) {
 	}
 	parts := func(kind string) map[string]string {
 		t.Helper()
-		c, err := store.OpenCache(ctx, path, "v")
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer c.Close()
-		tx, err := c.Begin(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer tx.Rollback()
+		tx, done := beginCache(t, path)
+		defer done()
 		got, err := tx.Parts(ctx, kind)
 		if err != nil {
 			t.Fatal(err)
