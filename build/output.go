@@ -569,18 +569,10 @@ func (o *output) settle() {
 		}
 	}
 	ids := make([]store.FileID, len(paths))
-	var wg sync.WaitGroup
-	n := workerCount(0)
-	for w := range n {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := w; i < len(paths); i += n {
-				ids[i], _ = lstatID(o.out + string(filepath.Separator) + filepath.FromSlash(paths[i]))
-			}
-		}()
-	}
-	wg.Wait()
+	onWorkers(len(paths), func(i int) error {
+		ids[i], _ = lstatID(o.out + string(filepath.Separator) + filepath.FromSlash(paths[i]))
+		return nil
+	})
 	for i, p := range paths {
 		rec := o.records[p]
 		rec.Stat = ids[i]
@@ -605,18 +597,10 @@ func removeTree(dir string) {
 			parts = append(parts, filepath.Join(p, s.Name()))
 		}
 	}
-	var wg sync.WaitGroup
-	n := workerCount(0)
-	for w := range n {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := w; i < len(parts); i += n {
-				os.RemoveAll(parts[i])
-			}
-		}()
-	}
-	wg.Wait()
+	onWorkers(len(parts), func(i int) error {
+		os.RemoveAll(parts[i])
+		return nil
+	})
 	os.RemoveAll(dir)
 }
 

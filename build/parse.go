@@ -14,6 +14,7 @@ import (
 
 	skillcat "github.com/skillcat/skillcat"
 	"github.com/skillcat/skillcat/store"
+	"golang.org/x/sync/errgroup"
 )
 
 // publishedSkill is one listed skill as the skill page is made from it:
@@ -112,6 +113,25 @@ func workerCount(n int) int {
 		return runtime.GOMAXPROCS(0)
 	}
 	return n
+}
+
+// onWorkers calls fn(i) for each i in [0, count) on workerCount(0)
+// goroutines, worker w taking w, w+n, w+2n and so on, and returns the first
+// error a call returned (a worker stops at its own error, the others go on).
+func onWorkers(count int, fn func(i int) error) error {
+	var g errgroup.Group
+	n := workerCount(0)
+	for w := range n {
+		g.Go(func() error {
+			for i := w; i < count; i += n {
+				if err := fn(i); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+	}
+	return g.Wait()
 }
 
 // parseCached returns the cache's result for an unchanged source (the same

@@ -331,26 +331,20 @@ func renderStale(ctx context.Context, cat *catalog, listed []store.Row, x *expor
 	// Each skill's files are looked at (an lstat of each live file) on
 	// every worker, a slice of the listing each.
 	all := make([]job, len(listed))
-	g, _ := errgroup.WithContext(ctx)
-	n := workerCount(0)
-	for w := range n {
-		g.Go(func() error {
-			for i := w; i < len(listed); i += n {
-				e := &listed[i]
-				j := &all[i]
-				if x != nil {
-					var err error
-					if _, j.export, j.mdFresh, err = x.wants(e.ID); err != nil {
-						return fmt.Errorf("exports: %w", err)
-					}
-				}
-				// stale takes a fresh descriptor and page from the previous output.
-				j.page = stale(e)
+	err := onWorkers(len(listed), func(i int) error {
+		e := &listed[i]
+		j := &all[i]
+		if x != nil {
+			var err error
+			if _, j.export, j.mdFresh, err = x.wants(e.ID); err != nil {
+				return fmt.Errorf("exports: %w", err)
 			}
-			return nil
-		})
-	}
-	if err := g.Wait(); err != nil {
+		}
+		// stale takes a fresh descriptor and page from the previous output.
+		j.page = stale(e)
+		return nil
+	})
+	if err != nil {
 		return err
 	}
 	jobs := map[string]job{}
