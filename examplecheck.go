@@ -44,32 +44,14 @@ func examplesValid(root *Node, val any) bool {
 			return false
 		}
 	}
-	examples := root.Get("examples")
-	if examples == nil || examples.Kind != Array {
-		return true
-	}
-	exVals, _ := m["examples"].([]any)
 	steps := 0
-	for i, ex := range examples.Items {
-		if ex.Kind != Object {
-			continue
+	return eachExample(root, m, func(_ int, part string, _ *Node, val any) bool {
+		s := inputs
+		if part == "output" {
+			s = output
 		}
-		var exVal map[string]any
-		if i < len(exVals) {
-			exVal, _ = exVals[i].(map[string]any)
-		}
-		if in := ex.Get("inputs"); in != nil && in.Kind == Object && inputs != nil {
-			if !inputs.check(exVal["inputs"], &steps) {
-				return false
-			}
-		}
-		if out := ex.Get("output"); out != nil && output != nil {
-			if !output.check(exVal["output"], &steps) {
-				return false
-			}
-		}
-	}
-	return true
+		return s == nil || s.check(val, &steps)
+	})
 }
 
 // quickSchema is a skill schema examplesValid can read: doc in the form

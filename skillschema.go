@@ -275,9 +275,30 @@ func checkSkillSchemasLibrary(ctx context.Context, src *Source, root *Node, val 
 		output, v = compileSkillSchema(src, root, Members("output"), "output", m["output"])
 		vs = append(vs, v...)
 	}
+	eachExample(root, m, func(i int, part string, n *Node, val any) bool {
+		s := inputs
+		if part == "output" {
+			s = output
+		}
+		if s != nil {
+			vs = append(vs, s.validateNode(b, src, root, n, val, Members("examples").Item(i).Member(part))...)
+		}
+		return true
+	})
+	return vs
+}
+
+// eachExample calls fn for each part of an example in the descriptor root
+// (m its Value()) that the skill's own schemas check, in order: an object
+// example's "inputs" when they are an object, then its "output" when it
+// has one; n is the part's node and val its decoded value. It stops, and
+// returns false, when fn does. checkSkillSchemas and examplesValid both
+// walk the examples by it, so the fast path checks exactly what the
+// library's path does.
+func eachExample(root *Node, m map[string]any, fn func(i int, part string, n *Node, val any) bool) bool {
 	examples := root.Get("examples")
 	if examples == nil || examples.Kind != Array {
-		return vs
+		return true
 	}
 	exVals, _ := m["examples"].([]any)
 	for i, ex := range examples.Items {
@@ -288,14 +309,14 @@ func checkSkillSchemasLibrary(ctx context.Context, src *Source, root *Node, val 
 		if i < len(exVals) {
 			exVal, _ = exVals[i].(map[string]any)
 		}
-		if in := ex.Get("inputs"); in != nil && in.Kind == Object && inputs != nil {
-			vs = append(vs, inputs.validateNode(b, src, root, in, exVal["inputs"], Members("examples").Item(i).Member("inputs"))...)
+		if in := ex.Get("inputs"); in != nil && in.Kind == Object && !fn(i, "inputs", in, exVal["inputs"]) {
+			return false
 		}
-		if out := ex.Get("output"); out != nil && output != nil {
-			vs = append(vs, output.validateNode(b, src, root, out, exVal["output"], Members("examples").Item(i).Member("output"))...)
+		if out := ex.Get("output"); out != nil && !fn(i, "output", out, exVal["output"]) {
+			return false
 		}
 	}
-	return vs
+	return true
 }
 
 // objectTyped reports whether a schema node's type is "object" or absent.
