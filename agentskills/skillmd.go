@@ -107,11 +107,16 @@ func Document(s *Skill) ([]byte, error) {
 // DocumentWith is Document made with the skill's Instructions, already
 // made (for llms-full.txt, say).
 func DocumentWith(s *Skill, ins []byte) []byte {
+	d := s.Descriptor
+	desc := Description(s.Summary, d.Name, d.ID, d.CapabilityType, d.Provider.Name)
+	links := Links(s)
 	var b bytes.Buffer
+	// The front matter's fixed part and URLs are well under 1 KiB beside
+	// the description: one allocation for the whole document.
+	b.Grow(1024 + len(s.Name) + len(desc) + len(s.DescriptorURL) + len(ins) + len(links))
 	b.WriteString("---\n")
 	field(&b, "", "name", s.Name)
-	d := s.Descriptor
-	field(&b, "", "description", Description(s.Summary, d.Name, d.ID, d.CapabilityType, d.Provider.Name))
+	field(&b, "", "description", desc)
 	if host := endpointHost(d); host != "" {
 		field(&b, "", "compatibility", clamp("Needs network access to "+host+".", maxCompatibility))
 	}
@@ -129,7 +134,7 @@ func DocumentWith(s *Skill, ins []byte) []byte {
 	}
 	b.WriteString("---\n\n")
 	b.Write(ins)
-	b.Write(Links(s))
+	b.Write(links)
 	return b.Bytes()
 }
 
@@ -219,6 +224,7 @@ func InstructionsOf(doc []byte) (ins []byte, ok bool) {
 func Instructions(s *Skill) ([]byte, error) {
 	d := s.Descriptor
 	var b bytes.Buffer
+	b.Grow(instructionsSize(s))
 	fmt.Fprintf(&b, "# %s\n\n", skillcat.OneLine(d.Name))
 	if s.Summary != "" {
 		fmt.Fprintf(&b, "%s\n\n", skillcat.OneLine(s.Summary))
@@ -268,6 +274,19 @@ func Instructions(s *Skill) ([]byte, error) {
 		}
 	}
 	return b.Bytes(), nil
+}
+
+// instructionsSize is about the length of a skill's Instructions, so that
+// its buffer is allocated once: the fixed text and the skill's names, its
+// schemas (indented from their published form, which is already indented
+// deeper) and each example's request and response around its values.
+func instructionsSize(s *Skill) int {
+	d := s.Descriptor
+	n := 1536 + len(s.Summary) + len(d.Name) + 3*len(d.ID) + len(d.Endpoint.URL) + len(d.Auth.Instructions) + len(d.Inputs) + len(d.Output)
+	for _, ex := range d.Examples {
+		n += 512 + len(ex.Title) + len(ex.Inputs) + len(ex.Output)
+	}
+	return n
 }
 
 // accessWords says who may call a skill.
@@ -363,19 +382,37 @@ func writeExample(b *bytes.Buffer, d *skillcat.SkillDescriptor, ex skillcat.Exam
 
 // fencedJSON writes a schema indented, numbers as written, in a fenced
 // block.
+//
+// It is indented straight into b: indenting changes only the white space
+// between tokens, so the runs of backticks (inside strings) that the fence
+// must outrun are raw's. On an error, b is the caller's to drop.
 func fencedJSON(b *bytes.Buffer, raw json.RawMessage) error {
-	var out bytes.Buffer
-	if err := json.Indent(&out, raw, "", "  "); err != nil {
+	f := fenceOf(raw)
+	b.WriteString(f)
+	b.WriteString("json\n")
+	if err := json.Indent(b, raw, "", "  "); err != nil {
 		return err
 	}
-	out.WriteByte('\n')
-	fence(b, out.Bytes())
+	b.WriteByte('\n')
+	b.WriteString(f)
+	b.WriteString("\n\n")
 	return nil
 }
 
 // fence writes code (ending in a newline) in a fenced json block whose
 // fence is longer than any run of backticks inside it.
 func fence(b *bytes.Buffer, code []byte) {
+	f := fenceOf(code)
+	b.WriteString(f)
+	b.WriteString("json\n")
+	b.Write(code)
+	b.WriteString(f)
+	b.WriteString("\n\n")
+}
+
+// fenceOf is the fence for code: longer than any run of backticks in it,
+// and at least three.
+func fenceOf(code []byte) string {
 	longest, run := 0, 0
 	for _, c := range code {
 		if c == '`' {
@@ -385,10 +422,10 @@ func fence(b *bytes.Buffer, code []byte) {
 			run = 0
 		}
 	}
-	f := strings.Repeat("`", max(3, longest+1))
-	b.WriteString(f + "json\n")
-	b.Write(code)
-	b.WriteString(f + "\n\n")
+	if longest < 3 {
+		return "```"
+	}
+	return strings.Repeat("`", longest+1)
 }
 
 // hasBody reports whether the HTTP binding sends the InvocationRequest as
