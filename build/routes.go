@@ -181,10 +181,12 @@ func (r routes) link(from, to string) string {
 	if dir == "." {
 		return target // the root: every path is already relative to it
 	}
-	dir += "/"
-	parent := path.Dir(strings.TrimSuffix(dir, "/")) + "/"
-	if parent == "./" {
+	dir = withSlash(from, dir)
+	parent := path.Dir(dir[:len(dir)-1])
+	if parent == "." {
 		parent = ""
+	} else {
+		parent = withSlash(from, parent)
 	}
 	targetDir, name := splitURL(target)
 	if page := strings.HasSuffix(name, "/"); !page {
@@ -197,7 +199,22 @@ func (r routes) link(from, to string) string {
 			return "../" + name
 		}
 	}
+	if n := 3 * strings.Count(dir, "/"); n <= len(ups) {
+		return ups[:n] + target
+	}
 	return strings.Repeat("../", strings.Count(dir, "/")) + target
+}
+
+// ups is the climb out of a folder up to eight deep, sliced by link.
+const ups = "../../../../../../../../"
+
+// withSlash is dir + "/", taken from from when from begins with it (a
+// folder of a clean path does), so that link allocates only its answer.
+func withSlash(from, dir string) string {
+	if len(from) > len(dir) && from[len(dir)] == '/' && from[:len(dir)] == dir {
+		return from[:len(dir)+1]
+	}
+	return dir + "/"
 }
 
 // splitURL splits a URL path into its folder (ending in "/", or "") and the

@@ -58,6 +58,60 @@ func TestRoutesLink(t *testing.T) {
 	}
 }
 
+// TestRoutesLinkIsTheSpelledOne holds link, which slices its folders out
+// of from to allocate only its answer, to the plain spelling of the same
+// rule on every pair of a set of paths, unclean ones and deep ones included.
+func TestRoutesLinkIsTheSpelledOne(t *testing.T) {
+	plain := func(r routes, from, to string) string {
+		if from == r.notFound() {
+			if r.base != "" {
+				return r.base + r.url(to)
+			}
+			return "/" + r.url(to)
+		}
+		target := r.url(to)
+		dir := path.Dir(from)
+		if dir == "." {
+			return target
+		}
+		dir += "/"
+		parent := path.Dir(strings.TrimSuffix(dir, "/")) + "/"
+		if parent == "./" {
+			parent = ""
+		}
+		targetDir, name := splitURL(target)
+		if page := strings.HasSuffix(name, "/"); !page {
+			switch {
+			case targetDir == dir:
+				return name
+			case strings.HasPrefix(targetDir, dir):
+				return strings.TrimPrefix(target, dir)
+			case targetDir == parent && parent != "":
+				return "../" + name
+			}
+		}
+		return strings.Repeat("../", strings.Count(dir, "/")) + target
+	}
+	r := newRoutes("")
+	paths := []string{
+		r.home(), r.notFound(), r.index(), r.search(), r.typePage("api"), r.typeIndex("api"),
+		r.listingPage("api", 3), r.listingPage("", 2), r.skillPage("a.b"), r.descriptor("a.b"),
+		r.asset("style.css"), r.asset("img/logo.svg"), r.skillMD("x"), r.agentSkillsIndex(),
+		r.llmsFull(), r.changePage(1, 9), "a/b/c/d/e/f/g/h/i/j/index.html", "a/b/c/d/e/f/g/h/x.html",
+		"a//b/index.html", "./a/index.html", "a/./b.json", "a/../b/c.json", "/abs/x.html", "a/", "a/b/",
+	}
+	for _, base := range []string{"", "https://x.example/cat/"} {
+		r := newRoutes(base)
+		for _, from := range paths {
+			for _, to := range paths {
+				if got, want := r.link(from, to), plain(r, from, to); got != want {
+					t.Errorf("link(%q, %q) = %q; the plain rule gives %q", from, to, got, want)
+				}
+			}
+		}
+	}
+}
+
 // TestRoutesLinksResolve builds the golden catalog without a base URL and
 // follows every href and src of every page: each relative link must name a
 // file of the output (a folder link, its index.html).
