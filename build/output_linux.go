@@ -6,6 +6,8 @@ import (
 	"os"
 	"strconv"
 	"syscall"
+	"time"
+	"unsafe"
 
 	"golang.org/x/sys/unix"
 
@@ -108,6 +110,51 @@ func lstatID(name string) (id store.FileID, ok bool) {
 func renameOver(from, to string) error {
 	if err := unix.Rename(from, to); err != nil {
 		return &os.LinkError{Op: "rename", Old: from, New: to, Err: err}
+	}
+	return nil
+}
+
+// writeNew writes data to the file name, which must not exist yet (a file
+// of the new tree is never one the old tree shares by a link), with the
+// modification time t unless t is zero. It makes the system calls itself:
+// open, write, futimens when t is set, close. os.OpenFile would add four
+// fcntl calls and an epoll_ctl to each of the tree's files (27,000 at
+// 10,000 skills) to offer a poller a regular file never uses.
+func writeNew(name string, data []byte, t time.Time) error {
+	fd, err := unix.Open(name, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_CLOEXEC, 0o644)
+	for err == unix.EINTR {
+		fd, err = unix.Open(name, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_CLOEXEC, 0o644)
+	}
+	if err != nil {
+		return &fs.PathError{Op: "open", Path: name, Err: err}
+	}
+	for rest := data; len(rest) > 0 && err == nil; {
+		var n int
+		if n, err = unix.Write(fd, rest); err == nil {
+			rest = rest[n:]
+		} else if err == unix.EINTR {
+			err = nil
+		}
+	}
+	if err == nil && !t.IsZero() {
+		err = futimens(fd, t)
+	}
+	if cerr := unix.Close(fd); err == nil && cerr != nil && cerr != unix.EINTR {
+		err = cerr
+	}
+	if err != nil {
+		return &fs.PathError{Op: "write", Path: name, Err: err}
+	}
+	return nil
+}
+
+// futimens sets the access and modification times of the open file fd to
+// t (utimensat with a null path, which x/sys/unix does not offer).
+func futimens(fd int, t time.Time) error {
+	ts := [2]unix.Timespec{unix.NsecToTimespec(t.UnixNano()), unix.NsecToTimespec(t.UnixNano())}
+	_, _, e := unix.Syscall6(unix.SYS_UTIMENSAT, uintptr(fd), 0, uintptr(unsafe.Pointer(&ts)), 0, 0, 0)
+	if e != 0 {
+		return e
 	}
 	return nil
 }

@@ -57,3 +57,21 @@ func intact(out string, prev map[string]store.CachedOutput) bool { return false 
 
 // renameOver is not needed here: without an exchange no spare is kept.
 func renameOver(from, to string) error { return errNoExchange }
+
+// writeNew writes data to the file name, which must not exist yet (a file
+// of the new tree is never one the old tree shares by a link), with the
+// modification time t unless t is zero.
+func writeNew(name string, data []byte, t time.Time) error {
+	f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil && !t.IsZero() {
+		err = os.Chtimes(name, t, t)
+	}
+	return err
+}

@@ -220,19 +220,15 @@ func gone(err error) bool {
 	return errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR)
 }
 
-// stamp sets the modification time of what the build made or changed in
-// the new tree to t, so that an archive of the output is reproducible: the
-// files it wrote, and every folder it made, changed, or found in the spare
-// with another time. Files taken from the live output have t already (the
-// cache holds no earlier output once the time changes), and are shared
-// with it until the exchange, so they are left alone.
+// stamp sets the modification time of the folders the build made or
+// changed in the new tree to t, so that an archive of the output is
+// reproducible: every folder it made, changed, or found in the spare with
+// another time. The files it wrote got t as they were written (writeNew,
+// stampFile); files taken from the live output have t already (the cache
+// holds no earlier output once the time changes), and are shared with it
+// until the exchange, so they are left alone.
 func (o *output) stamp(t time.Time) error {
-	for _, p := range o.stamps {
-		if err := os.Chtimes(p, t, t); err != nil {
-			return err
-		}
-	}
-	dirs := []string{o.dir}
+	dirs := append([]string{o.dir}, o.made...)
 	o.dirs.Range(func(k, _ any) bool {
 		dirs = append(dirs, k.(string))
 		return true
