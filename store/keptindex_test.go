@@ -15,13 +15,14 @@ import (
 	"github.com/skillcat/skillcat/store"
 )
 
-// keptRow is a row of n skills' catalog, source i.
+// keptRow is a row of n skills' catalog, source i; its tags are not in
+// their names' order, so an export must follow their positions.
 func keptRow(i int, access string) store.Row {
 	d := []byte(fmt.Sprintf(`{"id":"s%03d","n":%d}`, i, i))
 	sum := sha256.Sum256(d)
 	return store.Row{ID: fmt.Sprintf("s%03d", i), Name: fmt.Sprintf("Skill %d", i), Version: "1.0.0",
 		CapabilityType: []string{"plugin", "api", "knowledge", "task"}[i%4], Access: access, Summary: "S",
-		ProviderName: "P", Tags: []string{"a", fmt.Sprintf("t%d", i%3)}, Source: fmt.Sprintf("g/%03d.json", i),
+		ProviderName: "P", Tags: []string{fmt.Sprintf("t%d", i%3), "m", "a"}, Source: fmt.Sprintf("g/%03d.json", i),
 		Descriptor: d, Digest: "sha256:" + hex.EncodeToString(sum[:])}
 }
 
