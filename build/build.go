@@ -185,12 +185,16 @@ func Build(ctx context.Context, cfg Config) (*Result, error) {
 	if err := checkConfig(&cfg); err != nil {
 		return &Result{}, err
 	}
+	// The sources are read beside the opening of the cache (which hashes
+	// the executable, cacheVersion).
+	sources := readSourcesAside(cfg)
 	rc, notice, err := openCache(ctx, cfg.Cache)
 	if err != nil {
+		sources()
 		return &Result{}, err
 	}
 	defer func() { rc.close() }() // the cache of the retry below, when there is one
-	res, err := build(ctx, cfg, rc.tx)
+	res, err := build(ctx, cfg, rc.tx, sources)
 	if rc.tx != nil && isCacheErr(err) && ctx.Err() == nil {
 		// Whatever the cache gave is suspect: start it afresh, build cold.
 		notice = fmt.Sprintf("rebuild cache %s is damaged (%v); removed it and built from scratch", cfg.Cache, err)
@@ -200,7 +204,7 @@ func Build(ctx context.Context, cfg Config) (*Result, error) {
 		} else {
 			rc = &runCache{}
 		}
-		res, err = build(ctx, cfg, rc.tx)
+		res, err = build(ctx, cfg, rc.tx, readSourcesAside(cfg))
 		if err != nil && !isCacheErr(err) {
 			notice = "" // the build fails without the cache too: its error is the build's own
 		}
@@ -276,14 +280,15 @@ func isCacheErr(err error) bool {
 	return errors.Is(err, errCache) || errors.Is(err, store.ErrCorrupt)
 }
 
-func build(ctx context.Context, cfg Config, cache *store.CacheTx) (*Result, error) {
+// build is one attempt of Build; sources gives the sources it reads
+// (readSourcesAside).
+func build(ctx context.Context, cfg Config, cache *store.CacheTx, sources func() ([]SourceFile, skillcat.Violations)) (*Result, error) {
 	keys, err := siteKeys(cfg)
 	if err != nil {
 		return &Result{}, fmt.Errorf("templates: %w", err)
 	}
 	var prev map[string]store.CachedOutput
 	// The sources are read beside the cache's record of the output.
-	sources := readSourcesAside(cfg)
 	if cache != nil {
 		if prev, err = cache.Outputs(ctx); err != nil {
 			return &Result{}, err
@@ -323,6 +328,16 @@ func build(ctx context.Context, cfg Config, cache *store.CacheTx) (*Result, erro
 	}
 	cat, res, err := load(ctx, cfg, cache, sources)
 	mark := time.Now()
+	var listed []store.Row
+	if err == nil {
+		defer cat.close()
+		cat.cache = cache
+		// The listing is read once, while the spare may still be read;
+		// render and the export of catalog.sqlite both work from it.
+		if listed, err = cat.db.ListedEntries(ctx, ""); err != nil {
+			err = fmt.Errorf("render: query listed skills: %w", ctxErr(ctx, err))
+		}
+	}
 	if made != nil {
 		if oerr := <-made; oerr == nil {
 			defer o.abandon()
@@ -333,20 +348,12 @@ func build(ctx context.Context, cfg Config, cache *store.CacheTx) (*Result, erro
 	if err != nil {
 		return res, err
 	}
-	defer cat.close()
-	cat.cache = cache
 	if made == nil {
 		if o, err = newOutput(cfg, prev); err != nil {
 			return res, fmt.Errorf("write %s: %w", cfg.Out, err)
 		}
 		o.track = cache != nil
 		defer o.abandon()
-	}
-	// The listing is read once; render and the export of catalog.sqlite
-	// both work from it.
-	listed, err := cat.db.ListedEntries(ctx, "")
-	if err != nil {
-		return res, fmt.Errorf("render: query listed skills: %w", ctxErr(ctx, err))
 	}
 	// catalog.sqlite is exported beside render: from the start when the
 	// export reads on a connection of its own (store.DB.ExportsAside, a
