@@ -141,6 +141,22 @@ func (d *SkillDescriptor) UnmarshalJSON(data []byte) error {
 	return unmarshal(data, d)
 }
 
+// UnmarshalDescriptor is UnmarshalJSON, also returning the tree of values
+// it decoded (without the members' name nodes, so Node.Key is nil), for a
+// caller that reads parts of the descriptor again: each json.RawMessage of
+// the descriptor is its member's Node.AppendJSON.
+func UnmarshalDescriptor(data []byte) (*SkillDescriptor, *Node, error) {
+	n, err := parseValues(data)
+	if err != nil {
+		return nil, nil, err
+	}
+	d := new(SkillDescriptor)
+	if err := decodeNode(n, d); err != nil {
+		return nil, nil, err
+	}
+	return d, n, nil
+}
+
 // ParseDescriptor parses and validates a JSON skill descriptor. It returns
 // the descriptor and every violation found; the descriptor is nil when any
 // violation is an error. Warnings (an unknown member that looks like a typo)

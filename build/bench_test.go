@@ -142,11 +142,11 @@ func BenchmarkStageRender(b *testing.B) {
 	var skills []*publishedSkill
 	for _, s := range benchCorpus(b) {
 		row := parseSource(context.Background(), s.file, s.name).row
-		d := new(skillcat.SkillDescriptor)
-		if err := d.UnmarshalJSON(row.Descriptor); err != nil {
+		d, tree, err := skillcat.UnmarshalDescriptor(row.Descriptor)
+		if err != nil {
 			b.Fatal(err)
 		}
-		skills = append(skills, &publishedSkill{Descriptor: d, Published: row.Descriptor, Digest: row.Digest, Summary: row.Summary})
+		skills = append(skills, &publishedSkill{Descriptor: d, Tree: tree, Published: row.Descriptor, Digest: row.Digest, Summary: row.Summary})
 	}
 	b.ReportAllocs()
 	b.ResetTimer()

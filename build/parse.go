@@ -22,8 +22,9 @@ import (
 // of it.
 type publishedSkill struct {
 	Descriptor *skillcat.SkillDescriptor
-	Published  []byte // the descriptor as written to routes.descriptor
-	Digest     string // "sha256:<hex>" of Published
+	Tree       *skillcat.Node // Descriptor's values as decoded, or nil
+	Published  []byte         // the descriptor as written to routes.descriptor
+	Digest     string         // "sha256:<hex>" of Published
 	Summary    string
 }
 

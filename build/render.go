@@ -255,17 +255,18 @@ func renderSkills(ctx context.Context, cfg Config, p *pages, cat *catalog, liste
 		}
 		job := func() error {
 			var desc *skillcat.SkillDescriptor
+			var tree *skillcat.Node // desc's values, for its page's schema views
 			decode := func() (*skillcat.SkillDescriptor, error) {
 				if desc == nil {
-					desc = new(skillcat.SkillDescriptor)
-					if err := desc.UnmarshalJSON(d); err != nil {
+					var err error
+					if desc, tree, err = skillcat.UnmarshalDescriptor(d); err != nil {
 						return nil, fmt.Errorf("decode published descriptor: %w", err)
 					}
 				}
 				return desc, nil
 			}
 			if page {
-				if err := renderSkill(p, entries[id], d, decode, o, keys); err != nil {
+				if err := renderSkill(p, entries[id], d, decode, func() *skillcat.Node { return tree }, o, keys); err != nil {
 					return fmt.Errorf("render skill %q: %w", id, err)
 				}
 			}
@@ -387,7 +388,7 @@ func pageKey(keys buildKeys, e *store.Row) string { return keys.site + " " + e.D
 // renderSkill writes one skill's descriptor and page; decode gives the
 // descriptor decoded from published, decoded once for the page and the
 // exports.
-func renderSkill(p *pages, e *store.Row, published []byte, decode func() (*skillcat.SkillDescriptor, error), o *output, keys buildKeys) error {
+func renderSkill(p *pages, e *store.Row, published []byte, decode func() (*skillcat.SkillDescriptor, error), tree func() *skillcat.Node, o *output, keys buildKeys) error {
 	if file := p.routes.descriptor(e.ID); !o.fresh(file, e.Digest) {
 		if err := o.write(file, published, e.Digest); err != nil {
 			return err
@@ -401,7 +402,7 @@ func renderSkill(p *pages, e *store.Row, published []byte, decode func() (*skill
 	if err != nil {
 		return err
 	}
-	data, err := p.skillPage(&publishedSkill{Descriptor: d, Published: published, Digest: e.Digest, Summary: e.Summary})
+	data, err := p.skillPage(&publishedSkill{Descriptor: d, Tree: tree(), Published: published, Digest: e.Digest, Summary: e.Summary})
 	if err != nil {
 		return err
 	}

@@ -45,7 +45,7 @@ func TestSchemaHTMLIsTheTemplate(t *testing.T) {
 			t.Fatalf("%s: no row", name)
 		}
 		d := decodePublished(t, row.Descriptor)
-		views = append(views, schemaViewOf(d.Inputs), schemaViewOf(d.Output))
+		views = append(views, schemaViewOf(d.Inputs, nil), schemaViewOf(d.Output, nil))
 	}
 	for i, v := range views {
 		var want bytes.Buffer

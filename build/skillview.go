@@ -107,8 +107,8 @@ func (p *pages) skillPageData(s *publishedSkill) (*page, error) {
 		Summary:     s.Summary,
 		Description: desc,
 		Method:      d.Endpoint.EffectiveMethod(),
-		Inputs:      p.views.of(d.Inputs),
-		Output:      p.views.of(d.Output),
+		Inputs:      p.views.of(d.Inputs, s.Tree.Get("inputs")),
+		Output:      p.views.of(d.Output, s.Tree.Get("output")),
 		AccessNote:  accessNote(d.Access, d.Auth.Type),
 		Auth:        authOf(d.Auth),
 		Digest:      s.Digest,
@@ -253,10 +253,11 @@ const (
 	maxViewedSchema = 4096
 )
 
-// of is schemaViewOf(raw), made once per distinct raw while it is remembered.
-func (c *schemaViews) of(raw json.RawMessage) schemaView {
+// of is schemaViewOf(raw, n), made once per distinct raw while it is
+// remembered.
+func (c *schemaViews) of(raw json.RawMessage, n *skillcat.Node) schemaView {
 	if len(raw) > maxViewedSchema {
-		return schemaViewOf(raw)
+		return schemaViewOf(raw, n)
 	}
 	c.mu.Lock()
 	v, ok := c.m[string(raw)]
@@ -264,7 +265,7 @@ func (c *schemaViews) of(raw json.RawMessage) schemaView {
 	if ok {
 		return v
 	}
-	v = schemaViewOf(raw)
+	v = schemaViewOf(raw, n)
 	c.mu.Lock()
 	if c.m == nil || len(c.m) >= maxSchemaViews {
 		c.m = make(map[string]schemaView, maxSchemaViews)
@@ -274,17 +275,22 @@ func (c *schemaViews) of(raw json.RawMessage) schemaView {
 	return v
 }
 
-// schemaViewOf describes an inputs or output schema for the page.
-func schemaViewOf(raw json.RawMessage) schemaView {
+// schemaViewOf describes an inputs or output schema for the page. root,
+// when not nil, is the schema's tree as the descriptor was decoded, raw
+// its AppendJSON: valid JSON (FuzzParseJSON holds AppendJSON to it), and
+// the same values as raw parsed again, which spares parsing it.
+func schemaViewOf(raw json.RawMessage, root *skillcat.Node) schemaView {
 	var v schemaView
-	if n := len(raw); n > 0 && strings.IndexByte(" \t\r\n", raw[n-1]) < 0 && json.Valid(raw) {
+	if n := len(raw); n > 0 && strings.IndexByte(" \t\r\n", raw[n-1]) < 0 && (root != nil || json.Valid(raw)) {
 		v.JSON = highlightIndented(raw)
 	} else if pretty, err := indentJSON(raw); err == nil {
 		v.JSON = highlightJSON(pretty)
 	}
-	root, err := skillcat.ParseJSON(raw)
-	if err != nil {
-		return v
+	if root == nil {
+		var err error
+		if root, err = skillcat.ParseJSON(raw); err != nil {
+			return v
+		}
 	}
 	switch {
 	case root.Kind == skillcat.Bool && root.Text == "true", root.Kind == skillcat.Object && len(root.Members) == 0:
