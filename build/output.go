@@ -57,6 +57,7 @@ type output struct {
 	dirs    sync.Map                      // made from the spare: the folders made or kept
 	mkdirMu sync.Mutex                    // made from the spare: one folder made at a time
 	made    []string                      // made from scratch, when cfg.Time is set: the folders made
+	shared  sync.Map                      // made from scratch: folders found to exist, each of more than one file
 	written int
 	done    bool
 	track   bool // the identity of each file is noted for the next build (a rebuild cache)
@@ -419,12 +420,17 @@ func (o *output) stampFile(full string) error {
 // mkdir, whose parent is made first only when it is missing (MkdirAll
 // would stat every folder first). A tree made from scratch holds only what
 // this build made, so a folder that exists is one made for an earlier
-// file: no set of the folders made is kept (at 100,000 skills it would
-// hold 180,000 paths through the whole render), only their list when
-// their time is to be set.
+// file. No set of the folders made is kept (at 100,000 skills it would
+// hold 180,000 paths through the whole render, most of them the folder of
+// one page), only those found to exist (skills/, the root, the search
+// shards' folder: a few hundred), which are not made again; and the list
+// of those made when their time is to be set.
 func (o *output) mkdir(dir string) error {
 	if o.spare != nil {
 		return o.mkdirInSpare(dir)
+	}
+	if _, ok := o.shared.Load(dir); ok {
+		return nil
 	}
 	err := os.Mkdir(dir, 0o755)
 	if errors.Is(err, fs.ErrNotExist) && filepath.Dir(dir) != dir {
@@ -437,10 +443,11 @@ func (o *output) mkdir(dir string) error {
 		o.made = append(o.made, dir)
 		o.mu.Unlock()
 	}
-	if err != nil && !errors.Is(err, fs.ErrExist) {
-		return err
+	if errors.Is(err, fs.ErrExist) {
+		o.shared.Store(strings.Clone(dir), true)
+		return nil
 	}
-	return nil
+	return err
 }
 
 // mkdirInSpare is mkdir in a tree made from the spare, one folder at a
