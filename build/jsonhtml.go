@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"html/template"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/alecthomas/chroma/v2"
@@ -17,7 +18,8 @@ import (
 // about a hundred times cheaper than a regular-expression lexer; anything it
 // does not expect is written out escaped, unstyled.
 func highlightJSONText(data string) template.HTML {
-	out := make([]byte, 0, len(data)*3)
+	b := scratch()
+	out := *b
 	for i := 0; i < len(data); {
 		c := data[i]
 		switch {
@@ -47,7 +49,33 @@ func highlightJSONText(data string) template.HTML {
 			i = j
 		}
 	}
-	return template.HTML(out)
+	return template.HTML(done(b, out))
+}
+
+// scratches holds the buffers the one-pass highlighters write into, so
+// that each allocates only its answer, of its size: markup makes JSON
+// several times longer (a '{' becomes a 24-byte span), which a buffer
+// sized from the text grew into by doubling, then was copied to a string.
+var scratches = sync.Pool{New: func() any { return new([]byte) }}
+
+// maxScratch is the largest buffer kept for the next highlighter.
+const maxScratch = 1 << 20
+
+// scratch is a buffer from scratches, emptied; done returns out, what
+// was written into it, as a string and gives the buffer back.
+func scratch() *[]byte {
+	b := scratches.Get().(*[]byte)
+	*b = (*b)[:0]
+	return b
+}
+
+func done(b *[]byte, out []byte) string {
+	s := string(out)
+	if cap(out) <= maxScratch {
+		*b = out[:0]
+		scratches.Put(b)
+	}
+	return s
 }
 
 // appendJSONSpan appends text as a span of class, as highlightJSONText
@@ -105,7 +133,8 @@ func appendEscaped(out []byte, s string, plus bool) []byte {
 // TestHighlightIndentedIsIndent holds the two to the same bytes.
 func highlightIndented(raw []byte) template.HTML {
 	data := string(raw)
-	out := make([]byte, 0, len(data)*4)
+	b := scratch()
+	out := *b
 	depth, needIndent := 0, false
 	newline := func(depth int) {
 		out = append(out, '\n')
@@ -159,7 +188,7 @@ func highlightIndented(raw []byte) template.HTML {
 			out, i = appendJSONNumber(out, data, i)
 		}
 	}
-	return template.HTML(out)
+	return template.HTML(done(b, out))
 }
 
 // appendJSONString appends the string starting at data[i] (its opening
@@ -231,7 +260,8 @@ var (
 // the first is shorter than 8192 bytes. TestJSONCodeIsChroma holds the two
 // to the same bytes.
 func highlightJSONCode(code string) string {
-	out := make([]byte, 0, len(code)*3)
+	b := scratch()
+	out := *b
 	var class string // the pending token, code[start:end], and its type
 	start, end, typ := 0, 0, -1
 	flush := func() {
@@ -310,7 +340,7 @@ func highlightJSONCode(code string) string {
 		}
 	}
 	flush()
-	return string(out)
+	return done(b, out)
 }
 
 // appendCodeHTML appends s escaped as goldmark's util.EscapeHTML escapes
