@@ -185,8 +185,8 @@ func Build(ctx context.Context, cfg Config) (*Result, error) {
 	if err := checkConfig(&cfg); err != nil {
 		return &Result{}, err
 	}
-	// The sources are read beside the opening of the cache (which hashes
-	// the executable, cacheVersion).
+	// The sources are read beside the opening of the cache (which may
+	// hash the executable, versionFor).
 	sources := readSourcesAside(cfg)
 	rc, notice, err := openCache(ctx, cfg.Cache)
 	if err != nil {
@@ -247,11 +247,12 @@ func openCache(ctx context.Context, path string) (rc *runCache, notice string, e
 	if path == "" {
 		return rc, "", nil
 	}
-	c, err := store.OpenCache(ctx, path, cacheVersion())
+	version, keep := versionFor(path)
+	c, err := store.OpenCache(ctx, path, version)
 	if errors.Is(err, store.ErrCorrupt) {
 		notice = fmt.Sprintf("rebuild cache %s is damaged (%v); started a new one and built from scratch", path, errors.Unwrap(err))
 		if err = store.RemoveCache(path); err == nil {
-			c, err = store.OpenCache(ctx, path, cacheVersion())
+			c, err = store.OpenCache(ctx, path, version)
 		}
 	}
 	switch {
@@ -264,6 +265,7 @@ func openCache(ctx context.Context, path string) (rc *runCache, notice string, e
 		return rc, fmt.Sprintf("cannot open the rebuild cache (%v); built from scratch without it", err), nil
 	}
 	rc.c = c
+	keep()
 	if rc.tx, err = c.Begin(ctx); err != nil {
 		c.Close()
 		if ctx.Err() != nil {

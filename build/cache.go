@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -66,17 +67,92 @@ func sourceStat(info fs.FileInfo, now time.Time) string {
 
 // cacheVersion returns a digest of the running executable (and so of every
 // rule and template built into it).
-var cacheVersion = sync.OnceValue(func() string {
+func cacheVersion() string { return exeVersion().digest }
+
+// exeVersion is cacheVersion with the identity (fileStat) of the file it
+// hashed, taken of the same open file; "" when unknown.
+var exeVersion = sync.OnceValue(func() versionOf {
 	h := sha256.New()
 	io.WriteString(h, skillcat.CurrentVersion+"\x00")
+	var v versionOf
 	if exe, err := os.Executable(); err == nil {
 		if f, err := os.Open(exe); err == nil {
-			io.Copy(h, f)
+			if info, err := f.Stat(); err == nil {
+				v.stat = sourceStat(info, time.Now())
+			}
+			if _, err := io.Copy(h, f); err != nil {
+				v.stat = ""
+			}
 			f.Close()
 		}
 	}
-	return hex.EncodeToString(h.Sum(nil))
+	v.digest = hex.EncodeToString(h.Sum(nil))
+	return v
 })
+
+// versionOf is cacheVersion's digest of an executable and that file's
+// identity when it was hashed.
+type versionOf struct{ stat, digest string }
+
+// versionMemo is the suffix of the file beside the cache that keeps
+// cacheVersion with the identity of the executable it was taken of:
+// hashing some 30 MB is the first thing a build would wait for.
+const versionMemo = "-version"
+
+// versionFor returns cacheVersion for the cache at path: from the memo
+// beside it when the running executable still has the identity the memo
+// was made of (device, inode, change time and size, which no rewrite of
+// the file keeps: as a source is judged, not by its times), otherwise by
+// hashing it. keep writes the memo for the next build, once the cache
+// has opened (nothing is written beside a file that is not a cache).
+func versionFor(path string) (version string, keep func()) {
+	exe, err := os.Executable()
+	if err != nil {
+		return cacheVersion(), func() {}
+	}
+	return versionAt(exe, path+versionMemo, time.Now(), exeVersion)
+}
+
+// versionAt is versionFor of the executable exe with the memo at memo;
+// hashed gives the executable's version when the memo does not.
+func versionAt(exe, memo string, now time.Time, hashed func() versionOf) (version string, keep func()) {
+	if info, err := os.Stat(exe); err == nil {
+		if stat := sourceStat(info, now); stat != "" {
+			if data, err := os.ReadFile(memo); err == nil {
+				kept, digest, ok := strings.Cut(strings.TrimSuffix(string(data), "\n"), " ")
+				if ok && kept == stat && len(digest) == sha256.Size*2 {
+					return digest, func() {}
+				}
+			}
+		}
+	}
+	v := hashed()
+	return v.digest, func() {
+		if v.stat != "" {
+			writeMemo(memo, v.stat+" "+v.digest+"\n")
+		}
+	}
+}
+
+// writeMemo writes data to the file memo whole (a new file renamed over
+// it) or not at all; a memo that cannot be written only costs the next
+// build a hash.
+func writeMemo(memo, data string) {
+	f, err := os.CreateTemp(filepath.Dir(memo), "."+filepath.Base(memo)+".*")
+	if err != nil {
+		return
+	}
+	_, err = f.WriteString(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), memo)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+	}
+}
 
 // buildKeys sum up what every page depends on besides its own skill.
 type buildKeys struct {
