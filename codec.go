@@ -67,13 +67,27 @@ func infoOf(t reflect.Type) *structInfo {
 // encode returns v (a pointer to or value of a document struct) as indented
 // JSON with a final newline.
 func encode(v any) ([]byte, error) {
-	compact, err := appendValue(nil, reflect.ValueOf(v))
-	if err != nil {
-		return nil, err
+	b := compactBufs.Get().(*[]byte)
+	compact, err := appendValue((*b)[:0], reflect.ValueOf(v))
+	var out []byte
+	if err == nil {
+		out = appendIndented(make([]byte, 0, len(compact)*3/2+1), compact)
+		out = append(out, '\n')
 	}
-	out := appendIndented(make([]byte, 0, len(compact)*3/2), compact)
-	return append(out, '\n'), nil
+	if cap(compact) <= maxCompactBuf {
+		*b = compact[:0]
+		compactBufs.Put(b)
+	}
+	return out, err
 }
+
+// compactBufs holds the buffers encode writes the compact form into
+// before indenting it, so that it allocates only its answer: grown by
+// doubling from nothing, they were most of an encoding's allocation.
+var compactBufs = sync.Pool{New: func() any { return new([]byte) }}
+
+// maxCompactBuf is the largest buffer kept for the next encode.
+const maxCompactBuf = 1 << 20
 
 // appendIndented appends src, compact JSON as appendValue writes it (no
 // white space outside strings), indented as json.Indent(dst, src, "", "  ")
