@@ -290,24 +290,31 @@ func build(ctx context.Context, cfg Config, cache *store.CacheTx, sources func()
 		return &Result{}, fmt.Errorf("templates: %w", err)
 	}
 	var prev map[string]store.CachedOutput
-	// The sources are read beside the cache's record of the output.
+	// The sources are read, and the cache's record of the output decoded,
+	// beside the rest: the record is waited for only where it is used.
+	var prevOf func() (map[string]store.CachedOutput, error)
 	if cache != nil {
-		if prev, err = cache.Outputs(ctx); err != nil {
-			return &Result{}, err
-		}
+		prevOf = cache.OutputsAside(ctx)
 		if when, err := cache.Meta(ctx, "time"); err != nil {
+			prevOf()
 			return &Result{}, err
 		} else if when != strconv.FormatInt(cfg.Time.Unix(), 10) {
-			prev = nil // a new date stamps every file: write them all
+			// A new date stamps every file: write them all.
+			if _, err := prevOf(); err != nil {
+				return &Result{}, err
+			}
+			prevOf = func() (map[string]store.CachedOutput, error) { return nil, nil }
 		}
 		var res *Result
 		var ok bool
-		if res, ok, err = upToDate(ctx, cfg, cache, keys, prev, sources); err != nil || ok {
+		if res, ok, err = upToDate(ctx, cfg, cache, keys, prevOf, sources); err != nil || ok {
 			if ok {
+				prev, _ = prevOf()
 				site, _ := readSite(cfg.Content, func(p string) string { return p })
 				res.Output = statOutput(prev)
 				res.HostWarnings = hostWarnings(cfg, site, res.Output)
 			} else {
+				prevOf()
 				res = &Result{}
 			}
 			return res, err
@@ -317,13 +324,14 @@ func build(ctx context.Context, cfg Config, cache *store.CacheTx, sources func()
 	// sources load; a failed load gives it back.
 	var made chan error
 	var o *output
-	if len(prev) > 0 {
+	if prevOf != nil {
 		made = make(chan error, 1)
 		go func() {
 			var err error
-			o, err = newOutput(cfg, prev)
-			if err == nil {
-				o.track = true
+			if prev, err = prevOf(); err == nil && len(prev) > 0 {
+				if o, err = newOutput(cfg, prev); err == nil {
+					o.track = true
+				}
 			}
 			made <- err
 		}()
@@ -341,16 +349,19 @@ func build(ctx context.Context, cfg Config, cache *store.CacheTx, sources func()
 		}
 	}
 	if made != nil {
-		if oerr := <-made; oerr == nil {
+		if oerr := <-made; oerr == nil && o != nil {
 			defer o.abandon()
-		} else if err == nil {
-			err = fmt.Errorf("write %s: %w", cfg.Out, oerr)
+		} else if oerr != nil && err == nil {
+			err = oerr
+			if !errors.Is(oerr, store.ErrCorrupt) {
+				err = fmt.Errorf("write %s: %w", cfg.Out, oerr)
+			}
 		}
 	}
 	if err != nil {
 		return res, err
 	}
-	if made == nil {
+	if o == nil {
 		if o, err = newOutput(cfg, prev); err != nil {
 			return res, fmt.Errorf("write %s: %w", cfg.Out, err)
 		}

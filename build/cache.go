@@ -275,10 +275,7 @@ func fingerprint(files []SourceFile) string {
 // then returns that build's result (its warnings included); sources gives
 // the sources as the build read them. Its error is a failure to read the
 // cache.
-func upToDate(ctx context.Context, cfg Config, cache *store.CacheTx, keys buildKeys, prev map[string]store.CachedOutput, sources func() ([]SourceFile, skillcat.Violations)) (res *Result, ok bool, err error) {
-	if len(prev) == 0 {
-		return nil, false, nil
-	}
+func upToDate(ctx context.Context, cfg Config, cache *store.CacheTx, keys buildKeys, prevOf func() (map[string]store.CachedOutput, error), sources func() ([]SourceFile, skillcat.Violations)) (res *Result, ok bool, err error) {
 	site, err := cache.Meta(ctx, "site")
 	if err != nil {
 		return nil, false, err
@@ -295,8 +292,12 @@ func upToDate(ctx context.Context, cfg Config, cache *store.CacheTx, keys buildK
 		return nil, false, err
 	}
 	files, vs := sources()
-	if len(vs) > 0 || fingerprint(files) != fp || !intact(cfg.Out, prev) {
+	if len(vs) > 0 || fingerprint(files) != fp {
 		return nil, false, nil
+	}
+	prev, err := prevOf()
+	if err != nil || len(prev) == 0 || !intact(cfg.Out, prev) {
+		return nil, false, err
 	}
 	res = &Result{Sources: len(files), UpToDate: true}
 	counts, err := cache.Meta(ctx, "counts")

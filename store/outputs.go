@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sync"
 )
 
 // Digest is a SHA-256 sum: of a file's bytes, or of the key a file was
@@ -65,30 +66,73 @@ var errOutputRecord = errors.New("malformed output record")
 
 // Outputs returns the previous build's output files by path.
 func (t *CacheTx) Outputs(ctx context.Context) (map[string]CachedOutput, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	rows, err := t.tx.QueryContext(ctx, `SELECT bucket, data FROM outputs`)
-	if err != nil {
-		return nil, t.corrupt(ctx, "outputs", err)
-	}
-	out := map[string]CachedOutput{}
-	var data []byte
-	for rows.Next() {
-		var bucket int64
-		if err := rows.Scan(&bucket, &data); err != nil {
-			rows.Close()
-			return nil, t.corrupt(ctx, "outputs", err)
-		}
-		if err := decodeOutputs(data, bucket, out); err != nil {
-			rows.Close()
-			return nil, t.corrupt(ctx, fmt.Sprintf("outputs bucket %d", bucket), err)
-		}
-	}
-	if err := closeRows(rows); err != nil {
-		return nil, t.corrupt(ctx, "outputs", err)
-	}
-	return out, nil
+	return t.OutputsAside(ctx)()
 }
+
+// OutputsAside is Outputs with the records decoded on a goroutine of
+// their own: it reads the outputs table and returns at once a function
+// that waits for the decoding and gives what Outputs would (the same
+// map, each time it is called). The transaction is free for other
+// statements meanwhile.
+func (t *CacheTx) OutputsAside(ctx context.Context) func() (map[string]CachedOutput, error) {
+	type bucketOf struct {
+		n    int64
+		data []byte
+	}
+	var buckets []bucketOf
+	size := 0
+	err := func() error {
+		t.mu.Lock()
+		defer t.mu.Unlock()
+		rows, err := t.tx.QueryContext(ctx, `SELECT bucket, data FROM outputs`)
+		if err != nil {
+			return t.corrupt(ctx, "outputs", err)
+		}
+		for rows.Next() {
+			var b bucketOf
+			if err := rows.Scan(&b.n, &b.data); err != nil {
+				rows.Close()
+				return t.corrupt(ctx, "outputs", err)
+			}
+			buckets = append(buckets, b)
+			size += len(b.data)
+		}
+		if err := closeRows(rows); err != nil {
+			return t.corrupt(ctx, "outputs", err)
+		}
+		return nil
+	}()
+	if err != nil {
+		return func() (map[string]CachedOutput, error) { return nil, err }
+	}
+	var out map[string]CachedOutput
+	bad := int64(-1) // the bucket that does not decode
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		out = make(map[string]CachedOutput, size/outputRecordSize)
+		for _, b := range buckets {
+			if decodeOutputs(b.data, b.n, out) != nil {
+				out, bad = nil, b.n
+				return
+			}
+		}
+	}()
+	var once sync.Once
+	return func() (map[string]CachedOutput, error) {
+		<-done
+		once.Do(func() {
+			if bad >= 0 {
+				err = t.corrupt(ctx, fmt.Sprintf("outputs bucket %d", bad), errOutputRecord)
+			}
+		})
+		return out, err
+	}
+}
+
+// outputRecordSize is about what one record takes in a bucket, to size
+// the map the records are decoded into.
+const outputRecordSize = 100
 
 // SetOutputs stores outs as the record of the output's files. since, when
 // not nil, is the record Outputs returned in this transaction: only the

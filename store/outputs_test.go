@@ -60,6 +60,21 @@ func TestOutputsRecord(t *testing.T) {
 	if got := round(nil); !maps.Equal(got, want) {
 		t.Fatalf("got %d records back, want the %d stored", len(got), len(want))
 	}
+	// Decoded aside, while the transaction runs another statement; the
+	// same answer each time it is asked.
+	func() {
+		tx, done := beginCache(t, path)
+		defer done()
+		prev := tx.OutputsAside(ctx)
+		if _, err := tx.Meta(ctx, "time"); err != nil {
+			t.Fatal(err)
+		}
+		for range 2 {
+			if got, err := prev(); err != nil || !maps.Equal(got, want) {
+				t.Fatalf("OutputsAside: got %d records (%v), want the %d stored", len(got), err, len(want))
+			}
+		}
+	}()
 
 	// By difference: one record changed, one dropped, one added.
 	next := maps.Clone(want)
@@ -88,5 +103,11 @@ func TestOutputsRecord(t *testing.T) {
 	defer done()
 	if _, err := tx.Outputs(ctx); !errors.Is(err, store.ErrCorrupt) {
 		t.Fatalf("a bucket cut short: got %v, want ErrCorrupt", err)
+	}
+	prev := tx.OutputsAside(ctx)
+	for range 2 {
+		if got, err := prev(); !errors.Is(err, store.ErrCorrupt) || got != nil {
+			t.Fatalf("a bucket cut short, decoded aside: got %d records and %v, want none and ErrCorrupt", len(got), err)
+		}
 	}
 }
