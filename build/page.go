@@ -145,16 +145,22 @@ type listItem struct {
 func (p *pages) newPage(file, title string, counts map[string]int) *page {
 	r := p.routes
 	pg := &page{Site: p.site, File: file, Root: r.link(file, r.home()), Title: title, Canonical: r.absolute(file), Dev: p.cfg.Dev}
-	for _, l := range exportLinks(r, p.site.Exports) {
+	links := exportLinks(r, p.site.Exports)
+	if len(links) > 0 {
+		pg.Exports = make([]exportLink, 0, len(links))
+	}
+	for _, l := range links {
 		l.Href = r.link(file, l.File)
 		pg.Exports = append(pg.Exports, l)
 	}
+	pg.Types = make([]string, 0, len(skillcat.CapabilityTypes))
 	for _, t := range skillcat.CapabilityTypes {
 		pg.Types = append(pg.Types, string(t))
 	}
 	if !p.cfg.Time.IsZero() {
 		pg.Date = p.cfg.Time.UTC().Format("2006-01-02")
 	}
+	pg.Counts = make([]typeCount, 0, len(skillcat.CapabilityTypes))
 	for _, t := range skillcat.CapabilityTypes {
 		pg.Counts = append(pg.Counts, typeCount{Type: string(t), Count: counts[string(t)]})
 		pg.Total += counts[string(t)]

@@ -7,6 +7,7 @@ import (
 	"html/template"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -149,12 +150,13 @@ func highlightJSON(data []byte) template.HTML {
 // exampleOf builds a ready InvocationRequest for an example and, when it
 // shows an output, the matching InvocationResponse.
 func exampleOf(d *skillcat.SkillDescriptor, ex skillcat.Example, i int) (exampleView, error) {
+	id := "example-" + strconv.Itoa(i+1)
 	req := skillcat.InvocationRequest{
 		Caller:    skillcat.Caller{ID: "my-agent", Type: skillcat.CallerAgent},
 		SkillID:   d.ID,
 		Inputs:    ex.Inputs,
 		Protocol:  &skillcat.ProtocolVersion{Version: skillcat.CurrentVersion},
-		RequestID: fmt.Sprintf("example-%d", i+1),
+		RequestID: id,
 	}
 	reqJSON, err := req.Encode()
 	if err != nil {
@@ -164,10 +166,10 @@ func exampleOf(d *skillcat.SkillDescriptor, ex skillcat.Example, i int) (example
 	if strings.TrimSpace(title) == "" {
 		title = fmt.Sprintf("Example %d", i+1)
 	}
-	ev := exampleView{ID: fmt.Sprintf("example-%d", i+1), Title: title, Request: highlightJSON(reqJSON)}
+	ev := exampleView{ID: id, Title: title, Request: highlightJSON(reqJSON)}
 	if ex.Output != nil {
 		resp := skillcat.InvocationResponse{
-			ExecutionID: fmt.Sprintf("exec-example-%d", i+1),
+			ExecutionID: "exec-" + id,
 			Status:      skillcat.StatusSucceeded,
 			SkillID:     d.ID,
 			Timestamps:  skillcat.Timestamps{CreatedAt: exampleCreated, StartedAt: exampleStarted, CompletedAt: exampleCompleted},

@@ -107,7 +107,31 @@ func firstParagraph(doc ast.Node) ast.Node {
 func blockText(block ast.Node, source []byte) string {
 	var b strings.Builder
 	plainText(&b, block, source)
-	return strings.Join(strings.FieldsFunc(b.String(), unicode.IsSpace), " ")
+	return collapseSpace(b.String())
+}
+
+// collapseSpace is strings.Join(strings.FieldsFunc(s, unicode.IsSpace),
+// " ") in one pass and one allocation: s without leading and trailing
+// white space, each run of it inside one space, other bytes (invalid
+// UTF-8 included) kept as they are.
+func collapseSpace(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	space := false
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if unicode.IsSpace(r) {
+			space = b.Len() > 0
+		} else {
+			if space {
+				b.WriteByte(' ')
+				space = false
+			}
+			b.WriteString(s[i : i+n])
+		}
+		i += n
+	}
+	return b.String()
 }
 
 // plainText writes the text of n's inline content, markup removed.

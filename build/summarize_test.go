@@ -3,6 +3,7 @@ package build
 import (
 	"strings"
 	"testing"
+	"unicode"
 
 	"pgregory.net/rapid"
 
@@ -65,4 +66,17 @@ func TestFirstTextOfPrefix(t *testing.T) {
 			t.Fatalf("firstText(%q) = %q, want %q", d, got, want)
 		}
 	}
+}
+
+// TestCollapseSpace holds collapseSpace to the fields of its text joined
+// by single spaces, on generated text of white space of every kind,
+// letters and invalid UTF-8.
+func TestCollapseSpace(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		parts := rapid.SliceOf(rapid.SampledFrom([]string{" ", "\t", "\n", "\r", "\u00a0", "\u2028", "\u3000", "\x85", "\u0085", "a", "é", "字", "\xff", "\xe2\x80", "x y"})).Draw(t, "parts")
+		s := strings.Join(parts, "")
+		if got, want := collapseSpace(s), strings.Join(strings.FieldsFunc(s, unicode.IsSpace), " "); got != want {
+			t.Fatalf("collapseSpace(%q) = %q; want %q", s, got, want)
+		}
+	})
 }
