@@ -2,6 +2,7 @@ package build
 
 import (
 	"errors"
+	"io"
 	"io/fs"
 	"os"
 	"strconv"
@@ -130,10 +131,13 @@ func writeNew(name string, data []byte, t time.Time) error {
 	}
 	for rest := data; len(rest) > 0 && err == nil; {
 		var n int
-		if n, err = unix.Write(fd, rest); err == nil {
-			rest = rest[n:]
-		} else if err == unix.EINTR {
+		switch n, err = unix.Write(fd, rest); {
+		case err == unix.EINTR:
 			err = nil
+		case err == nil && n == 0:
+			err = io.ErrShortWrite
+		case err == nil:
+			rest = rest[n:]
 		}
 	}
 	if err == nil && !t.IsZero() {

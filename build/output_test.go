@@ -10,6 +10,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/skillcat/skillcat/internal/treetest"
 	"github.com/skillcat/skillcat/synth"
@@ -180,4 +181,42 @@ func TestOutputFirstBuildFails(t *testing.T) {
 		t.Error("the output exists")
 	}
 	checkNoDebris(t, parent, out)
+}
+
+// TestWriteNew holds writeNew to what os.WriteFile with O_EXCL would do:
+// the bytes, the mode the umask leaves of 0644, the time when one is
+// given, and a refusal that leaves an existing file as it was.
+func TestWriteNew(t *testing.T) {
+	dir := t.TempDir()
+	when := time.Unix(1700000000, 0)
+	data := []byte(strings.Repeat("0123456789", 100000))
+	for _, c := range []struct {
+		name string
+		data []byte
+		t    time.Time
+	}{{"empty", nil, time.Time{}}, {"big", data, time.Time{}}, {"stamped", data, when}} {
+		name := filepath.Join(dir, c.name)
+		if err := writeNew(name, c.data, c.t); err != nil {
+			t.Fatal(err)
+		}
+		got, err := os.ReadFile(name)
+		if err != nil || string(got) != string(c.data) {
+			t.Fatalf("%s: read %d bytes (%v), want %d", c.name, len(got), err, len(c.data))
+		}
+		info, _ := os.Stat(name)
+		if want := os.WriteFile(name+".os", nil, 0o644); want == nil {
+			if w, _ := os.Stat(name + ".os"); info.Mode().Perm() != w.Mode().Perm() {
+				t.Errorf("%s: mode %v, want os.WriteFile's %v", c.name, info.Mode().Perm(), w.Mode().Perm())
+			}
+		}
+		if !c.t.IsZero() && !info.ModTime().Equal(c.t) {
+			t.Errorf("%s: time %v, want %v", c.name, info.ModTime(), c.t)
+		}
+		if err := writeNew(name, []byte("other"), time.Time{}); !errors.Is(err, os.ErrExist) {
+			t.Errorf("%s: writing it again: %v, want an error of an existing file", c.name, err)
+		}
+		if got, _ := os.ReadFile(name); string(got) != string(c.data) {
+			t.Errorf("%s: changed by the refused write", c.name)
+		}
+	}
 }
