@@ -496,26 +496,15 @@ func (o *output) exportCatalog(ctx context.Context, cat *catalog, key string) er
 	if err := cat.db.Export(ctx, full); err != nil {
 		return fmt.Errorf("export %s: %w", name, err)
 	}
-	rec := store.CachedOutput{Key: outputKey(key)}
-	if o.hashes() {
-		f, err := os.Open(full)
-		if err != nil {
-			return err
-		}
-		h := sha256.New()
-		rec.Size, err = io.Copy(h, f)
-		f.Close()
-		if err != nil {
-			return err
-		}
-		h.Sum(rec.Hash[:0])
-	} else {
-		info, err := os.Stat(full)
-		if err != nil {
-			return err
-		}
-		rec.Size = info.Size()
+	// Its record carries no hash of its bytes (46 MB at 10,000 skills,
+	// read back and hashed on the export's path, the longest of a
+	// rebuild's render): only its key decides whether it is made again
+	// (fresh), and nothing reads its hash.
+	info, err := os.Stat(full)
+	if err != nil {
+		return err
 	}
+	rec := store.CachedOutput{Key: outputKey(key), Size: info.Size()}
 	if err := o.stampFile(full); err != nil {
 		return err
 	}
