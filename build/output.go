@@ -591,6 +591,11 @@ func (o *output) settle() {
 	if !kept {
 		removeTree(o.dir)
 	}
+	if o.inPlace && !o.cfg.Time.IsZero() {
+		// Removing the tree made inside the output changed the output's
+		// own time, which moveIn had set.
+		os.Chtimes(o.out, o.cfg.Time, o.cfg.Time)
+	}
 	o.lock.Close()
 	o.oldLock.Close()
 	if !o.track {
