@@ -31,7 +31,6 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"text/template"
 	"time"
@@ -298,8 +297,8 @@ func build(ctx context.Context, cfg Config, cache *store.CacheTx, sources func()
 		if when, err := cache.Meta(ctx, "time"); err != nil {
 			prevOf()
 			return &Result{}, err
-		} else if when != strconv.FormatInt(cfg.Time.Unix(), 10) {
-			// A new date stamps every file: write them all.
+		} else if when != stampKey(cfg) {
+			// A new date or umask stamps every file: write them all.
 			if _, err := prevOf(); err != nil {
 				return &Result{}, err
 			}

@@ -154,6 +154,12 @@ func writeMemo(memo, data string) {
 	}
 }
 
+// stampKey is what every file of the output carries besides its bytes:
+// the build's date (SOURCE_DATE_EPOCH) and the modes the umask gives
+// (modeKey). A build whose stampKey is not the last one's writes every
+// file: one taken from the last output would keep its time and mode.
+func stampKey(cfg Config) string { return strconv.FormatInt(cfg.Time.Unix(), 10) + modeKey() }
+
 // buildKeys sum up what every page depends on besides its own skill.
 type buildKeys struct {
 	site   string // settings, site file and templates
@@ -338,7 +344,7 @@ func recordBuild(ctx context.Context, cache *store.CacheTx, o *output, keys buil
 		"counts":   strconv.Itoa(res.Published) + " " + strconv.Itoa(res.Private),
 		"warnings": string(warnings),
 		"built":    time.Now().UTC().Format(time.RFC3339),
-		"time":     strconv.FormatInt(o.cfg.Time.Unix(), 10),
+		"time":     stampKey(o.cfg),
 	} {
 		if err := cache.SetMeta(ctx, name, value); err != nil {
 			return fmt.Errorf("update cache: %w", err)

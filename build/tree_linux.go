@@ -332,3 +332,9 @@ func folderMode() uint32 {
 	}
 	return 0o755 &^ umask
 }
+
+// modeKey is what the process's umask makes of the output's modes
+// (folderMode), for the cache's record of the last build's stamp
+// (stampKey): files taken from the last output keep the modes they were
+// written with.
+func modeKey() string { return " " + strconv.FormatUint(uint64(folderMode()), 8) }
