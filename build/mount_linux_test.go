@@ -41,6 +41,21 @@ func bindMount(t *testing.T, src, dst string) {
 	t.Cleanup(func() { syscall.Unmount(dst, syscall.MNT_DETACH) })
 }
 
+// mountedOutput makes an output folder that is a mount point of kind
+// "Tmpfs" (a 64 MiB tmpfs) or "Bind" (a bind mount of a folder elsewhere),
+// and the cache file beside it.
+func mountedOutput(t *testing.T, kind string) (out, cache string) {
+	t.Helper()
+	parent := t.TempDir()
+	out, cache = filepath.Join(parent, "public"), filepath.Join(parent, ".cache", "public.sqlite")
+	if kind == "Tmpfs" {
+		mountTmpfs(t, out, "64m")
+	} else {
+		bindMount(t, filepath.Join(t.TempDir(), "volume"), out)
+	}
+	return out, cache
+}
+
 // TestMountPointOutput builds into an --out that is a mount point, as a
 // container volume (docker run -v $PWD/public:/site/public), a tmpfs or a
 // NAS export is: it cannot be renamed or exchanged, so files are moved in
@@ -51,13 +66,7 @@ func TestMountPointOutput(t *testing.T) {
 	wantA, wantB := coldTree(t, contentA), coldTree(t, contentA, contentB)
 	for _, kind := range []string{"Tmpfs", "Bind"} {
 		t.Run(kind, func(t *testing.T) {
-			parent := t.TempDir()
-			out, cache := filepath.Join(parent, "public"), filepath.Join(parent, ".cache", "public.sqlite")
-			if kind == "Tmpfs" {
-				mountTmpfs(t, out, "64m")
-			} else {
-				bindMount(t, filepath.Join(t.TempDir(), "volume"), out)
-			}
+			out, cache := mountedOutput(t, kind)
 			if !isMountPoint(out) {
 				t.Fatalf("%s is not seen as a mount point", out)
 			}
@@ -71,7 +80,7 @@ func TestMountPointOutput(t *testing.T) {
 				if got := treetest.Files(t, out); !maps.Equal(got, step.want) {
 					t.Fatalf("build %d differs from a cold build:\n%s", i+1, treetest.Diff(got, step.want))
 				}
-				checkNoDebris(t, parent, out)
+				checkNoDebris(t, filepath.Dir(out), out)
 			}
 
 			// A failure half-way leaves a consistent site, which the next
@@ -94,7 +103,7 @@ func TestMountPointOutput(t *testing.T) {
 				t.Fatal(err)
 			}
 			checkListed(t, out)
-			checkNoDebris(t, parent, out)
+			checkNoDebris(t, filepath.Dir(out), out)
 		})
 	}
 }
@@ -161,7 +170,7 @@ func TestNoSpace(t *testing.T) {
 			if got := treetest.Files(t, out); !maps.Equal(got, wantA) {
 				t.Fatalf("after ENOSPC the output is not the old site:\n%s", treetest.Diff(got, wantA))
 			}
-			checkNoDebris(t, parent, out)
+			checkNoDebris(t, filepath.Dir(out), out)
 			if !strings.Contains(err.Error(), "no space left") {
 				t.Errorf("the error does not say the disk is full: %v", err)
 			}

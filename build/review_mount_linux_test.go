@@ -20,13 +20,7 @@ func TestMountPointStamped(t *testing.T) {
 	when := time.Unix(1700000000, 0)
 	for _, kind := range []string{"Tmpfs", "Bind"} {
 		t.Run(kind, func(t *testing.T) {
-			parent := t.TempDir()
-			out, cache := filepath.Join(parent, "public"), filepath.Join(parent, ".cache", "public.sqlite")
-			if kind == "Tmpfs" {
-				mountTmpfs(t, out, "64m")
-			} else {
-				bindMount(t, filepath.Join(t.TempDir(), "volume"), out)
-			}
+			out, cache := mountedOutput(t, kind)
 			for i := range 2 {
 				cfg := testConfig(content, out, cache)
 				cfg.Time = when.Add(time.Duration(i) * time.Hour)
