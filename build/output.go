@@ -407,8 +407,8 @@ func (s *stream) abort() {
 	}
 }
 
-// stampFile sets the time of the file full, which this build wrote, to
-// cfg.Time when it is set.
+// stampFile sets the time of full, a file this build wrote or the
+// output's own folder, to cfg.Time when it is set.
 func (o *output) stampFile(full string) error {
 	if o.cfg.Time.IsZero() {
 		return nil
@@ -591,10 +591,10 @@ func (o *output) settle() {
 	if !kept {
 		removeTree(o.dir)
 	}
-	if o.inPlace && !o.cfg.Time.IsZero() {
+	if o.inPlace {
 		// Removing the tree made inside the output changed the output's
 		// own time, which moveIn had set.
-		os.Chtimes(o.out, o.cfg.Time, o.cfg.Time)
+		o.stampFile(o.out)
 	}
 	o.lock.Close()
 	o.oldLock.Close()
