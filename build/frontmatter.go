@@ -98,8 +98,15 @@ func parseFrontMatter(src *skillcat.Source) (root *skillcat.Node, body string, b
 	if err != nil {
 		return nil, "", 0, fileErr(1, 1, err.Error())
 	}
-	doc, err := readYAML(yml)
-	if err != nil {
+	if quickYAMLOn {
+		if root, ok := quickNode(yml, ymlLine-1); ok {
+			root.Line, root.Column = 1, 1 // members missing are reported at the first line
+			body, bodyLine = trimBody(rest, restLine)
+			return root, body, bodyLine, nil
+		}
+	}
+	doc := new(yaml.Node)
+	if err := yaml.Unmarshal(yml, doc); err != nil {
 		if line, col, n := longKey(yml); n > 0 { // yaml.v3 reports it elsewhere, misleadingly
 			return nil, "", 0, fileErr(ymlLine+line-1, col, fmt.Sprintf("member name is %d characters long; YAML allows at most %d in a key (write it shorter)", n, maxYAMLKey))
 		}
@@ -128,20 +135,8 @@ func parseFrontMatter(src *skillcat.Source) (root *skillcat.Node, body string, b
 	return root, body, bodyLine, nil
 }
 
-// quickYAMLOn lets tests compare quickYAML with yaml.v3.
+// quickYAMLOn lets tests compare quickNode with yaml.v3 and the converter.
 var quickYAMLOn = true
-
-// readYAML reads front matter into yaml.v3's node tree, by quickYAML when
-// the text is in its form.
-func readYAML(yml []byte) (*yaml.Node, error) {
-	if quickYAMLOn {
-		if doc, ok := quickYAML(yml); ok {
-			return doc, nil
-		}
-	}
-	doc := new(yaml.Node)
-	return doc, yaml.Unmarshal(yml, doc)
-}
 
 // trimBody drops blank lines before the body and white space after it, and
 // returns the line the body text starts on.

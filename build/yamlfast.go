@@ -2,42 +2,47 @@ package build
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
-	"go.yaml.in/yaml/v3"
+	skillcat "github.com/skillcat/skillcat"
 )
 
 // Most front matter is the plainest YAML: block mappings and sequences
 // indented by spaces, with one-line plain or quoted scalars. yaml.v3 reads
 // it at several microseconds a line (its scanner keeps a token queue and
-// simple-key bookkeeping meant for everything YAML allows); quickYAML reads
-// that plainest form directly into the same yaml.Node tree, and declines
-// anything else: comments, tabs, blank lines, flow collections, block
-// scalars, anchors, aliases, tags, escapes, multi-line scalars, empty
-// values, duplicate or long keys, and any character yaml.v3 would refuse.
-// A declined document goes to yaml.v3, so every problem is still reported
-// by yaml.v3's reading and in its words. TestQuickYAMLIsYAML holds the two
-// to the same trees on generated documents and the synthetic catalog.
+// simple-key bookkeeping meant for everything YAML allows), and its tree is
+// then converted into a Node tree (converter); quickNode reads that
+// plainest form directly into the Node tree the two would make, and
+// declines anything else: comments, tabs, blank lines, flow collections,
+// block scalars, anchors, aliases, tags, escapes, multi-line scalars, empty
+// values, duplicate or long keys, any character yaml.v3 would refuse, and
+// any value the converter would report (a number beyond
+// skillcat.CheckNumber's bounds, .inf). A declined document goes to
+// yaml.v3 and the converter, so every problem is still reported by them and
+// in their words. TestQuickYAMLIsYAML holds quickNode to them on generated
+// documents and the synthetic catalog.
 
-// quickYAML returns the document node yaml.v3 makes of yml, or false when
-// yml is not in the form it reads.
-func quickYAML(yml []byte) (*yaml.Node, bool) {
+// quickNode returns the Node tree yaml.v3 and the converter make of yml,
+// its lines shifted by lineOffset, or false when yml is not in the form it
+// reads.
+func quickNode(yml []byte, lineOffset int) (*skillcat.Node, bool) {
 	if len(yml) == 0 || !quickText(yml) {
 		return nil, false
 	}
-	q := quickReader{lines: quickLines(yml)}
+	q := quickReader{lines: quickLines(yml), lineOffset: lineOffset}
 	if q.lines == nil {
 		return nil, false
 	}
-	root, ok := q.mapping(0)
+	root, ok := q.mapping(0, 0)
 	if !ok || q.i != len(q.lines) {
 		return nil, false
 	}
-	return &yaml.Node{Kind: yaml.DocumentNode, Line: 1, Column: 1, Content: []*yaml.Node{root}}, true
+	return root, true
 }
 
-// quickText reports whether yml holds only what quickYAML reads: no tab,
+// quickText reports whether yml holds only what quickNode reads: no tab,
 // carriage return, comment or backslash, and only characters that YAML
 // calls printable.
 func quickText(yml []byte) bool {
@@ -83,65 +88,103 @@ func quickLines(yml []byte) []quickLine {
 }
 
 type quickReader struct {
-	lines []quickLine
-	i     int
-	block []yaml.Node // nodes are allocated 32 at a time
+	lines      []quickLine
+	i          int
+	lineOffset int             // added to every line, as the converter does
+	values     int             // the values read, as the converter counts them
+	block      []skillcat.Node // nodes are allocated 32 at a time
+	// The members and items of the mappings and sequences being read are
+	// stacked until each ends and gets a slice of its own exact size.
+	members []skillcat.Member
+	items   []*skillcat.Node
 }
 
 // node returns a pointer to a copy of n, allocated in the current block.
-func (q *quickReader) node(n yaml.Node) *yaml.Node {
+func (q *quickReader) node(n skillcat.Node) *skillcat.Node {
 	if len(q.block) == cap(q.block) {
-		q.block = make([]yaml.Node, 0, 32)
+		q.block = make([]skillcat.Node, 0, 32)
 	}
 	q.block = append(q.block, n)
 	return &q.block[len(q.block)-1]
 }
 
+// value returns a new node for a value at line and col (the line in yml),
+// or false past the converter's bounds on depth and values, which then
+// reports them.
+func (q *quickReader) value(n skillcat.Node, line, col, depth int) (*skillcat.Node, bool) {
+	q.values++
+	if q.values > maxYAMLNodes || depth > skillcat.MaxDepth {
+		return nil, false
+	}
+	n.Line, n.Column = line+q.lineOffset, col
+	return q.node(n), true
+}
+
 // mapping reads the block mapping whose keys start at column indent+1.
-func (q *quickReader) mapping(indent int) (*yaml.Node, bool) {
+func (q *quickReader) mapping(indent, depth int) (*skillcat.Node, bool) {
 	first := q.lines[q.i]
-	m := q.node(yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Line: first.num, Column: indent + 1})
-	seen := map[string]bool{}
+	m, ok := q.value(skillcat.Node{Kind: skillcat.Object}, first.num, indent+1, depth)
+	if !ok {
+		return nil, false
+	}
+	base := len(q.members)
+	defer func() { q.members = q.members[:base] }()
 	for q.i < len(q.lines) && q.lines[q.i].indent == indent {
 		ln := q.lines[q.i]
-		key, style, value, ok := splitKey(ln.text)
-		if !ok || seen[key] {
+		key, value, ok := splitKey(ln.text)
+		if !ok || q.has(base, key) {
 			return nil, false
 		}
-		seen[key] = true
-		k := q.node(yaml.Node{Kind: yaml.ScalarNode, Style: style, Tag: "!!str", Value: key, Line: ln.num, Column: indent + 1})
+		k := q.node(skillcat.Node{Kind: skillcat.String, Text: key, Line: ln.num + q.lineOffset, Column: indent + 1})
 		q.i++
-		var v *yaml.Node
+		var v *skillcat.Node
 		if value == "" {
 			// The value is the block below, indented further.
 			if q.i >= len(q.lines) || q.lines[q.i].indent <= indent {
 				return nil, false
 			}
 			if strings.HasPrefix(q.lines[q.i].text, "- ") {
-				v, ok = q.sequence(q.lines[q.i].indent)
+				v, ok = q.sequence(q.lines[q.i].indent, depth+1)
 			} else {
-				v, ok = q.mapping(q.lines[q.i].indent)
+				v, ok = q.mapping(q.lines[q.i].indent, depth+1)
 			}
 		} else {
 			// Columns count code points, as yaml.v3's do (a quoted key
 			// may hold any letters).
 			col := indent + utf8.RuneCountInString(ln.text[:len(ln.text)-len(value)]) + 1
-			v, ok = q.scalarNode(value, ln.num, col)
+			v, ok = q.scalar(value, ln.num, col, depth+1)
 		}
 		if !ok {
 			return nil, false
 		}
-		m.Content = append(m.Content, k, v)
+		q.members = append(q.members, skillcat.Member{Name: key, Key: k, Value: v})
 	}
 	if q.i < len(q.lines) && q.lines[q.i].indent > indent {
 		return nil, false // a continuation line, or an indentation YAML would refuse
 	}
+	m.Members = slices.Clone(q.members[base:])
 	return m, true
 }
 
+// has reports whether the mapping whose members start at base already has
+// a member called key.
+func (q *quickReader) has(base int, key string) bool {
+	for _, m := range q.members[base:] {
+		if m.Name == key {
+			return true
+		}
+	}
+	return false
+}
+
 // sequence reads the block sequence whose dashes are at column indent+1.
-func (q *quickReader) sequence(indent int) (*yaml.Node, bool) {
-	s := q.node(yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Line: q.lines[q.i].num, Column: indent + 1})
+func (q *quickReader) sequence(indent, depth int) (*skillcat.Node, bool) {
+	s, ok := q.value(skillcat.Node{Kind: skillcat.Array}, q.lines[q.i].num, indent+1, depth)
+	if !ok {
+		return nil, false
+	}
+	base := len(q.items)
+	defer func() { q.items = q.items[:base] }()
 	for q.i < len(q.lines) && q.lines[q.i].indent == indent {
 		ln := q.lines[q.i]
 		rest, ok := strings.CutPrefix(ln.text, "- ")
@@ -150,88 +193,85 @@ func (q *quickReader) sequence(indent int) (*yaml.Node, bool) {
 		}
 		rest = strings.TrimLeft(rest, " ")
 		col := indent + len(ln.text) - len(rest) + 1
-		var v *yaml.Node
-		if _, _, _, isKey := splitKey(rest); isKey {
+		var v *skillcat.Node
+		if _, _, isKey := splitKey(rest); isKey {
 			// "- name: value": a mapping whose keys start after the dash.
 			q.lines[q.i] = quickLine{num: ln.num, indent: col - 1, text: rest}
-			v, ok = q.mapping(col - 1)
+			v, ok = q.mapping(col-1, depth+1)
 		} else if strings.Contains(rest, ": ") || strings.HasSuffix(rest, ":") || strings.HasPrefix(rest, "- ") {
 			return nil, false
 		} else {
 			q.i++
-			v, ok = q.scalarNode(rest, ln.num, col)
+			v, ok = q.scalar(rest, ln.num, col, depth+1)
 		}
 		if !ok {
 			return nil, false
 		}
-		s.Content = append(s.Content, v)
+		q.items = append(q.items, v)
 	}
 	if q.i < len(q.lines) && q.lines[q.i].indent > indent {
 		return nil, false
 	}
+	s.Items = slices.Clone(q.items[base:])
 	return s, true
 }
 
-// splitKey splits "name: value" or "name:" into the name, its style and
-// the value (possibly ""). A name is ASCII letters, digits and "_$.-" not
-// starting with "-", or double quoted without escapes; at most 128
-// characters.
-func splitKey(text string) (key string, style yaml.Style, value string, ok bool) {
+// splitKey splits "name: value" or "name:" into the name and the value
+// (possibly ""). A name is ASCII letters, digits and "_$.-" not starting
+// with "-", or double quoted without escapes; at most 128 characters.
+func splitKey(text string) (key string, value string, ok bool) {
 	var rest string
 	if strings.HasPrefix(text, `"`) {
 		j := strings.IndexByte(text[1:], '"') + 1
 		if j <= 0 || j > 129 || !strings.HasPrefix(text[j+1:], ":") {
-			return "", 0, "", false
+			return "", "", false
 		}
-		key, style, rest = text[1:j], yaml.DoubleQuotedStyle, text[j+2:]
+		key, rest = text[1:j], text[j+2:]
 	} else {
 		i := strings.IndexByte(text, ':')
 		if i <= 0 || i > 128 || text[0] == '-' {
-			return "", 0, "", false
+			return "", "", false
 		}
 		key, rest = text[:i], text[i+1:]
 		for j := 0; j < len(key); j++ {
 			c := key[j]
 			if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '$' || c == '.' || c == '-') {
-				return "", 0, "", false
+				return "", "", false
 			}
 		}
 	}
 	if rest == "" {
-		return key, style, "", true
+		return key, "", true
 	}
 	if rest[0] != ' ' {
-		return "", 0, "", false
+		return "", "", false
 	}
-	return key, style, strings.TrimLeft(rest, " "), true
+	return key, strings.TrimLeft(rest, " "), true
 }
 
-// scalarNode reads a one-line scalar: "double quoted" or 'single quoted'
-// without escapes or inner quotes, or plain text that starts with no YAML
-// indicator and holds no ": ", quotes or flow brackets; or an empty flow
-// sequence [] or mapping {}.
-func (q *quickReader) scalarNode(text string, line, col int) (*yaml.Node, bool) {
-	n := q.node(yaml.Node{Kind: yaml.ScalarNode, Line: line, Column: col})
+// scalar reads a one-line scalar: "double quoted" or 'single quoted'
+// without escapes or inner quotes (a string), or plain text that starts
+// with no YAML indicator and holds no ": ", quotes or flow brackets,
+// resolved as the converter resolves it (null, a boolean, a number, or a
+// string); or an empty flow sequence [] or mapping {}.
+func (q *quickReader) scalar(text string, line, col, depth int) (*skillcat.Node, bool) {
+	var n skillcat.Node
 	switch text {
 	case "[]":
-		n.Kind, n.Tag, n.Style = yaml.SequenceNode, "!!seq", yaml.FlowStyle
-		return n, true
+		n.Kind = skillcat.Array
+		return q.value(n, line, col, depth)
 	case "{}":
-		n.Kind, n.Tag, n.Style = yaml.MappingNode, "!!map", yaml.FlowStyle
-		return n, true
+		n.Kind = skillcat.Object
+		return q.value(n, line, col, depth)
 	}
 	switch text[0] {
 	case '"', '\'':
-		q := text[:1]
-		if len(text) < 2 || !strings.HasSuffix(text, q) || strings.Contains(text[1:len(text)-1], q) {
+		quote := text[:1]
+		if len(text) < 2 || !strings.HasSuffix(text, quote) || strings.Contains(text[1:len(text)-1], quote) {
 			return nil, false
 		}
-		n.Tag, n.Value = "!!str", text[1:len(text)-1]
-		n.Style = yaml.DoubleQuotedStyle
-		if q == "'" {
-			n.Style = yaml.SingleQuotedStyle
-		}
-		return n, true
+		n.Kind, n.Text = skillcat.String, text[1:len(text)-1]
+		return q.value(n, line, col, depth)
 	case '-', '?', ':':
 		if len(text) < 2 || text[1] == ' ' {
 			return nil, false
@@ -242,6 +282,19 @@ func (q *quickReader) scalarNode(text string, line, col int) (*yaml.Node, bool) 
 	if strings.Contains(text, ": ") || strings.HasSuffix(text, ":") || strings.ContainsAny(text, "[]{}\"'") {
 		return nil, false
 	}
-	n.Value = text
-	return n, true
+	switch {
+	case coreNull(text):
+		n.Kind = skillcat.Null
+	case coreBool(text):
+		n.Kind, n.Text = skillcat.Bool, strings.ToLower(text)
+	case isCoreNumber(text):
+		num, err := jsonNumber(text)
+		if err != nil {
+			return nil, false // the converter reports it
+		}
+		n.Kind, n.Text = skillcat.Number, num
+	default:
+		n.Kind, n.Text = skillcat.String, text
+	}
+	return q.value(n, line, col, depth)
 }

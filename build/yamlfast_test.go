@@ -12,42 +12,62 @@ import (
 	"pgregory.net/rapid"
 )
 
-// sameYAMLNode reports the first difference between two yaml.v3 trees in
-// what the converter reads of them: kind, style, value, position, content.
-func sameYAMLNode(a, b *yaml.Node, at string) error {
-	if a.Kind != b.Kind || a.Style != b.Style || a.Value != b.Value || a.Line != b.Line || a.Column != b.Column || len(a.Content) != len(b.Content) {
-		return fmt.Errorf("%s: got kind %d style %d %q at %d:%d with %d children, want kind %d style %d %q at %d:%d with %d children",
-			at, a.Kind, a.Style, a.Value, a.Line, a.Column, len(a.Content), b.Kind, b.Style, b.Value, b.Line, b.Column, len(b.Content))
+// sameNode reports the first difference between two Node trees: kind,
+// text, position, members (names and their keys' positions) and items.
+func sameNode(a, b *skillcat.Node, at string) error {
+	if a.Kind != b.Kind || a.Text != b.Text || a.Line != b.Line || a.Column != b.Column || a.Offset != b.Offset ||
+		len(a.Members) != len(b.Members) || len(a.Items) != len(b.Items) || (a.Members == nil) != (b.Members == nil) || (a.Items == nil) != (b.Items == nil) {
+		return fmt.Errorf("%s: got %s %q at %d:%d with %d members, %d items, want %s %q at %d:%d with %d members, %d items",
+			at, a.Kind, a.Text, a.Line, a.Column, len(a.Members), len(a.Items), b.Kind, b.Text, b.Line, b.Column, len(b.Members), len(b.Items))
 	}
-	if a.Kind == yaml.MappingNode && len(a.Content) > 0 && a.Content[0].Tag == "!!merge" {
-		return fmt.Errorf("%s: a merge key", at)
+	for i, m := range a.Members {
+		w := b.Members[i]
+		if m.Name != w.Name {
+			return fmt.Errorf("%s: member %d is %q, want %q", at, i, m.Name, w.Name)
+		}
+		if err := sameNode(m.Key, w.Key, at+"/"+m.Name+" (key)"); err != nil {
+			return err
+		}
+		if err := sameNode(m.Value, w.Value, at+"/"+m.Name); err != nil {
+			return err
+		}
 	}
-	for i := range a.Content {
-		if err := sameYAMLNode(a.Content[i], b.Content[i], fmt.Sprintf("%s/%d", at, i)); err != nil {
+	for i := range a.Items {
+		if err := sameNode(a.Items[i], b.Items[i], fmt.Sprintf("%s/%d", at, i)); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// checkQuickYAML fails when quickYAML reads yml into another tree than
-// yaml.v3 does, or reads what yaml.v3 refuses.
+// checkQuickYAML fails when quickNode reads yml into another tree than
+// yaml.v3 and the converter make of it, or reads what yaml.v3 refuses or
+// the converter reports on. Lines are shifted by one, as a front matter's
+// are.
 func checkQuickYAML(t interface{ Fatalf(string, ...any) }, yml []byte) bool {
-	got, ok := quickYAML(yml)
+	got, ok := quickNode(yml, 1)
 	if !ok {
 		return false
 	}
-	var want yaml.Node
-	if err := yaml.Unmarshal(yml, &want); err != nil {
-		t.Fatalf("quickYAML reads what yaml.v3 refuses (%v):\n%s", err, yml)
+	var doc yaml.Node
+	if err := yaml.Unmarshal(yml, &doc); err != nil {
+		t.Fatalf("quickNode reads what yaml.v3 refuses (%v):\n%s", err, yml)
 	}
-	if err := sameYAMLNode(got, &want, ""); err != nil {
+	if doc.Kind == 0 || len(doc.Content) == 0 {
+		t.Fatalf("quickNode reads what yaml.v3 finds empty:\n%s", yml)
+	}
+	c := converter{lineOffset: 1, src: &skillcat.Source{Name: "front matter"}}
+	want, err := c.node(doc.Content[0], 0)
+	if err != nil || c.problems != nil {
+		t.Fatalf("quickNode reads what the converter reports (%v, %v):\n%s", err, c.problems, yml)
+	}
+	if err := sameNode(got, want, ""); err != nil {
 		t.Fatalf("%v\n%s", err, yml)
 	}
 	return true
 }
 
-// TestQuickYAMLIsYAML holds quickYAML to yaml.v3: on the synthetic
+// TestQuickYAMLIsYAML holds quickNode to yaml.v3 and the converter: on the synthetic
 // catalog's front matter (which it must nearly all read) with the whole
 // parse compared, and on generated documents built from the pieces YAML
 // treats specially (indicators, quotes, colons, odd indentation, blank and
@@ -72,11 +92,11 @@ func TestQuickYAMLIsYAML(t *testing.T) {
 		root2, body2, line2, vs2 := parseFrontMatter(src)
 		quickYAMLOn = true
 		if !reflect.DeepEqual(root, root2) || body != body2 || line != line2 || !reflect.DeepEqual(vs, vs2) {
-			t.Fatalf("%s: parseFrontMatter differs with quickYAML", name)
+			t.Fatalf("%s: parseFrontMatter differs with quickNode", name)
 		}
 	}
 	if read < 190 {
-		t.Errorf("quickYAML read %d of 200 synthetic front matters, want nearly all", read)
+		t.Errorf("quickNode read %d of 200 synthetic front matters, want nearly all", read)
 	}
 
 	keys := []string{"a", "b", "id", "$schema", "x-y", "a.b", "1", "true", "null", "-a", "a b", "<<", "ключ", "?", "k:", "'q'", "\"d\"", "a\tb"}
@@ -142,14 +162,14 @@ func TestQuickYAMLIsYAML(t *testing.T) {
 			declined++
 		}
 	})
-	t.Logf("generated documents: %d read by quickYAML, %d left to yaml.v3", accepted, declined)
+	t.Logf("generated documents: %d read by quickNode, %d left to yaml.v3", accepted, declined)
 	if accepted < declined/4 {
-		t.Errorf("quickYAML read %d generated documents of %d: the generator must reach it", accepted, accepted+declined)
+		t.Errorf("quickNode read %d generated documents of %d: the generator must reach it", accepted, accepted+declined)
 	}
 }
 
-// FuzzQuickYAML holds quickYAML to yaml.v3 on any input: whatever it reads
-// must be yaml.v3's own tree (go test -fuzz FuzzQuickYAML ./build/).
+// FuzzQuickYAML holds quickNode to yaml.v3 and the converter on any
+// input: whatever it reads must be their tree (go test -fuzz FuzzQuickYAML ./build/).
 func FuzzQuickYAML(f *testing.F) {
 	for i := 0; i < 20; i++ {
 		name, data := synth.Source(i, 3)
