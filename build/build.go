@@ -97,15 +97,19 @@ type Config struct {
 
 // Result summarizes a build or validation run.
 type Result struct {
-	Sources   int                 // skill sources read
-	Parsed    int                 // sources parsed (the rest came from the cache)
-	Published int                 // skills listed in the index
-	Private   int                 // valid private skills withheld
-	Files     int                 // files written (unchanged ones are not rewritten)
-	UpToDate  bool                // nothing changed since the cached build
-	Notice    string              // one line about the rebuild cache, such as that it was damaged and dropped
-	Warnings  skillcat.Violations // warnings that did not fail the run
-	Output    OutputStats         // the size of the whole output, written or kept
+	Sources   int    // skill sources read
+	Parsed    int    // sources parsed (the rest came from the cache)
+	Published int    // skills listed in the index
+	Private   int    // valid private skills withheld
+	Files     int    // files written (unchanged ones are not rewritten)
+	UpToDate  bool   // nothing changed since the cached build
+	Notice    string // one line about the rebuild cache, such as that it was damaged and dropped
+	// FeedRestarted says the change feed began a new history (a new
+	// epoch): it named a skill that is private now, and its pages never
+	// change. Followers see the new epoch and start again from the index.
+	FeedRestarted bool
+	Warnings      skillcat.Violations // warnings that did not fail the run
+	Output        OutputStats         // the size of the whole output, written or kept
 	// HostWarnings says which limits of the chosen host (Config.Host or
 	// _index.md) the output crosses, and what to do.
 	HostWarnings []string
@@ -389,6 +393,7 @@ func build(ctx context.Context, cfg Config, cache *store.CacheTx, sources func()
 	err = render(ctx, cfg, cat, listed, o, keys, afterReads)
 	if err == nil {
 		<-exportDone
+		res.FeedRestarted = cat.feedRestarted
 	}
 	if err != nil {
 		var pe *fs.PathError
@@ -589,6 +594,11 @@ type catalog struct {
 	db      *store.DB // in an anonymous temporary file
 	site    Site
 	sources []SourceFile
+	// withheld are the ids of the private skills, which the change feed
+	// must not name; feedRestarted is set by render when the feed began a
+	// new history for that.
+	withheld      map[string]bool
+	feedRestarted bool
 	// searchTime is how long render spent on the search index.
 	searchTime time.Duration
 	// cache is the rebuild cache, or nil: render takes from it what it
@@ -676,9 +686,11 @@ func load(ctx context.Context, cfg Config, cache *store.CacheTx, sources func() 
 	vs = append(vs, pvs...)
 	res.Published, res.Private, res.Parsed = x.listed, x.private, x.parsed
 	res.PrivateSources = map[string]bool{}
+	cat.withheld = map[string]bool{}
 	for _, src := range x.sources {
 		if !src.listed {
 			res.PrivateSources[src.display] = true
+			cat.withheld[src.id] = true
 		}
 	}
 	if cfg.Strict {

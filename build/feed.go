@@ -8,8 +8,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -24,9 +26,13 @@ import (
 // build replays it, compares the result with the skills it lists, and
 // appends one event per difference, in id order: an upsert for a skill
 // added or whose descriptor (digest or URL) changed, a delete for a skill
-// removed or made private. Full pages are copied byte for byte, so they
-// never change; only the last page grows. A private skill is never listed,
-// so it never appears.
+// removed. Full pages are copied byte for byte, so they never change;
+// only the last page grows. A private skill is never listed, so no event
+// of this build names it; and when the history names a skill that is
+// private now (it was listed once), the feed starts a new history, a new
+// epoch, since its pages cannot forget: nothing of a private skill stays
+// in the output. Pages are named by their epoch, so a new history never
+// reuses a URL an earlier one gave other bytes.
 
 // ErrPreviousFeed is wrapped when the previous change feed cannot be
 // continued: it is damaged, or of an incompatible version. Config.
@@ -45,20 +51,52 @@ type history struct {
 	events []skillcat.ChangeEvent
 	first  int64
 	pages  [][]byte
-	state  map[string]skillcat.ChangeEvent // the events replayed, from the cache; nil when not known
+	known  *feedState // the events replayed, from the cache; nil when not known
+}
+
+// feedState is what a feed's events replay to: the last upsert of each
+// skill listed, and the ids the feed names that a delete removed since.
+type feedState struct {
+	listed map[string]skillcat.ChangeEvent
+	gone   map[string]bool
+}
+
+// replay applies events to the state.
+func (s *feedState) replay(events []skillcat.ChangeEvent) {
+	skillcat.Replay(s.listed, events)
+	for _, e := range events {
+		if e.Op == skillcat.OpDelete {
+			s.gone[e.ID] = true
+		} else {
+			delete(s.gone, e.ID)
+		}
+	}
+}
+
+// names reports whether the feed names any of the ids.
+func (s *feedState) names(ids map[string]bool) bool {
+	for id := range ids {
+		if _, ok := s.listed[id]; ok || s.gone[id] {
+			return true
+		}
+	}
+	return false
+}
+
+func newFeedState() *feedState {
+	return &feedState{listed: map[string]skillcat.ChangeEvent{}, gone: map[string]bool{}}
 }
 
 // feedStatePart is the kind of the rebuild cache's part that holds what a
 // change feed's events replay to (the last event of each skill listed),
 // keyed by the digest of the feed's document, which pins every page by
 // its digest: a rebuild that finds the feed it continues known does not
-// parse its full pages again. The data is a JSON array of [id, version,
-// digest, descriptor_url], by id.
+// parse its full pages again (encodeFeedState).
 const feedStatePart = "feed-state"
 
 // knownFeed returns the replayed state the cache keeps for the feed whose
 // document has the digest, if any.
-type knownFeed func(digest string) (map[string]skillcat.ChangeEvent, bool, error)
+type knownFeed func(digest string) (*feedState, bool, error)
 
 // readHistory reads and checks the feed in fsys. A tree without a feed
 // gives a nil history (a new one starts); a feed that is there but cannot
@@ -89,7 +127,7 @@ func readHistory(r routes, fsys fs.FS, known knownFeed) (*history, error) {
 			return nil, err
 		}
 		if ok && len(feed.Pages) > 0 {
-			h.state, h.first = state, feed.Pages[len(feed.Pages)-1].From
+			h.known, h.first = state, feed.Pages[len(feed.Pages)-1].From
 		}
 	}
 	for i, ref := range feed.Pages {
@@ -105,7 +143,7 @@ func readHistory(r routes, fsys fs.FS, known knownFeed) (*history, error) {
 			return h, fmt.Errorf("%w: %s: digest is %s; the feed says %s", ErrPreviousFeed, name, got, ref.Digest)
 		}
 		h.pages = append(h.pages, page)
-		if h.state != nil && i < len(feed.Pages)-1 {
+		if h.known != nil && i < len(feed.Pages)-1 {
 			continue // replayed already: its events are not needed
 		}
 		p, err := skillcat.ParseChangePage(page, ref.From, ref.To)
@@ -140,12 +178,14 @@ func previousFeed(cfg Config) fs.FS {
 }
 
 // changeFeed returns the feed files of this build: the document and every
-// page. With the rebuild cache, it takes from it what the previous feed's
-// events replay to, and keeps what this feed's do (feedStatePart).
-func changeFeed(ctx context.Context, cfg Config, r routes, listed []store.Row, cache *store.CacheTx) ([]File, error) {
+// page; restarted is set when the history named a skill that withheld
+// (the ids of the private skills) holds, so a new one began. With the
+// rebuild cache, it takes from it what the previous feed's events replay
+// to, and keeps what this feed's do (feedStatePart).
+func changeFeed(ctx context.Context, cfg Config, r routes, listed []store.Row, withheld map[string]bool, cache *store.CacheTx) (files []File, restarted bool, err error) {
 	var known knownFeed
 	if cache != nil {
-		known = func(digest string) (map[string]skillcat.ChangeEvent, bool, error) {
+		known = func(digest string) (*feedState, bool, error) {
 			parts, err := cache.Parts(ctx, feedStatePart)
 			if err != nil {
 				return nil, false, fmt.Errorf("%w: %v", errCache, err)
@@ -163,10 +203,10 @@ func changeFeed(ctx context.Context, cfg Config, r routes, listed []store.Row, c
 	}
 	h, err := readHistory(r, previousFeed(cfg), known)
 	if errors.Is(err, errCache) {
-		return nil, err
+		return nil, false, err
 	}
 	if err != nil && !cfg.ResetChanges {
-		return nil, fmt.Errorf("%w (build with --reset-changes to start a new history, which followers see as a new epoch)", err)
+		return nil, false, fmt.Errorf("%w (build with --reset-changes to start a new history, which followers see as a new epoch)", err)
 	}
 	epoch := ""
 	if h != nil {
@@ -175,16 +215,23 @@ func changeFeed(ctx context.Context, cfg Config, r routes, listed []store.Row, c
 	if cfg.ResetChanges {
 		h = nil
 	}
-	state := map[string]skillcat.ChangeEvent{}
+	state := newFeedState()
+	if h != nil {
+		if h.known != nil {
+			state = h.known
+		} else {
+			state.replay(h.events)
+		}
+		if state.names(withheld) {
+			// A skill listed once is private now: its pages cannot
+			// forget it, so a new history starts without it.
+			h, state, restarted = nil, newFeedState(), true
+		}
+	}
 	var events []skillcat.ChangeEvent
 	var pages [][]byte
 	first := int64(1)
 	if h != nil {
-		if h.state != nil {
-			state = h.state
-		} else {
-			skillcat.Replay(state, h.events)
-		}
 		events, pages, first = h.events, h.pages, h.first
 	}
 	at := ""
@@ -200,20 +247,20 @@ func changeFeed(ctx context.Context, cfg Config, r routes, listed []store.Row, c
 	}
 	// Every id listed now or before, in order: one event for each that
 	// differs.
-	ids := make([]string, 0, len(listed)+len(state))
+	ids := make([]string, 0, len(listed)+len(state.listed))
 	now := make(map[string]*store.Row, len(listed))
 	for i := range listed {
 		now[listed[i].ID] = &listed[i]
 		ids = append(ids, listed[i].ID)
 	}
-	for id := range state {
+	for id := range state.listed {
 		if now[id] == nil {
 			ids = append(ids, id)
 		}
 	}
 	sort.Strings(ids)
 	for _, id := range ids {
-		before, was := state[id]
+		before, was := state.listed[id]
 		s := now[id]
 		switch {
 		case s == nil:
@@ -238,9 +285,14 @@ func changeFeed(ctx context.Context, cfg Config, r routes, listed []store.Row, c
 			pending = append(append([]skillcat.ChangeEvent(nil), events[last.From-first:]...), fresh...)
 		}
 	}
+	var made []skillcat.ChangePage
+	for len(pending) > 0 {
+		k := min(int64(len(pending)), pageSize)
+		made = append(made, skillcat.ChangePage{Events: pending[:k]})
+		pending = pending[k:]
+	}
 	feed := skillcat.ChangeFeed{Latest: seq, Pages: []skillcat.ChangePageRef{}}
 	feed.Protocol.Version = skillcat.CurrentVersion
-	var files []File
 	page := func(file string, from, to int64, data []byte) {
 		files = append(files, File{Path: file, Data: data})
 		feed.Pages = append(feed.Pages, skillcat.ChangePageRef{URL: r.link(r.changes(), file), From: from, To: to, Digest: digestOf(data)})
@@ -249,45 +301,50 @@ func changeFeed(ctx context.Context, cfg Config, r routes, listed []store.Row, c
 		file, _ := pageFile(r, refs[i].URL)
 		page(file, refs[i].From, refs[i].To, pages[i])
 	}
-	for len(pending) > 0 {
-		k := min(int64(len(pending)), pageSize)
-		from, to := pending[0].Seq, pending[k-1].Seq
-		page(r.changePage(from, to), from, to, skillcat.EncodeChanges(skillcat.ChangePage{Events: pending[:k]}))
-		pending = pending[k:]
+	encoded := make([][]byte, len(made))
+	for i, p := range made {
+		encoded[i] = skillcat.EncodeChanges(p)
 	}
 	if h == nil {
-		feed.Epoch = newEpoch(epoch, cfg.Time, files)
+		var firstPage []byte
+		if len(encoded) > 0 {
+			firstPage = encoded[0]
+		}
+		feed.Epoch = newEpoch(epoch, cfg.Time, firstPage)
 	} else {
 		feed.Epoch = h.feed.Epoch
+	}
+	for i, p := range made {
+		from, to := p.Events[0].Seq, p.Events[len(p.Events)-1].Seq
+		page(r.changePage(feed.Epoch, from, to), from, to, encoded[i])
 	}
 	doc := skillcat.EncodeChanges(feed)
 	files = append(files, File{Path: r.changes(), Data: doc})
 	if cache != nil {
-		skillcat.Replay(state, fresh)
+		state.replay(fresh)
 		if err := cache.PutPart(ctx, feedStatePart, digestOf(doc), encodeFeedState(state)); err != nil {
-			return nil, err
+			return nil, false, err
 		}
 	}
-	return files, nil
+	return files, restarted, nil
 }
 
 // encodeFeedState writes a replayed state for the cache (feedStatePart):
-// a line "id\tversion\tdigest\tdescriptor URL" for each skill, in id
-// order, which a rebuild reads back faster than JSON; or, should a field
-// hold a tab or a line break, a line break and a JSON array of those four
-// strings each (a line of four fields never begins with a line break).
-func encodeFeedState(state map[string]skillcat.ChangeEvent) string {
-	ids := make([]string, 0, len(state))
-	for id := range state {
-		ids = append(ids, id)
-	}
-	sort.Strings(ids)
+// a line "id\tversion\tdigest\tdescriptor URL" for each skill listed, in
+// id order, then a line "id" for each id gone, in order; a rebuild reads
+// it back faster than JSON. Should a field hold a tab or a line break, it
+// is a line break and a JSON array instead, of the four strings of each
+// skill listed and the one string of each id gone (no line of the text
+// form begins with a line break).
+func encodeFeedState(state *feedState) string {
+	ids := slices.Sorted(maps.Keys(state.listed))
+	gone := slices.Sorted(maps.Keys(state.gone))
 	var b strings.Builder
 	for _, id := range ids {
-		e := state[id]
+		e := state.listed[id]
 		for i, f := range [...]string{id, e.Version, e.Digest, e.DescriptorURL} {
 			if strings.ContainsAny(f, "\t\n") {
-				return encodeFeedStateJSON(ids, state)
+				return encodeFeedStateJSON(ids, gone, state)
 			}
 			if i > 0 {
 				b.WriteByte('\t')
@@ -296,54 +353,64 @@ func encodeFeedState(state map[string]skillcat.ChangeEvent) string {
 		}
 		b.WriteByte('\n')
 	}
+	for _, id := range gone {
+		if id == "" || strings.ContainsAny(id, "\t\n") {
+			return encodeFeedStateJSON(ids, gone, state)
+		}
+		b.WriteString(id)
+		b.WriteByte('\n')
+	}
 	return b.String()
 }
 
 // encodeFeedStateJSON is encodeFeedState's JSON form.
-func encodeFeedStateJSON(ids []string, state map[string]skillcat.ChangeEvent) string {
-	rows := make([][4]string, len(ids))
-	for i, id := range ids {
-		e := state[id]
-		rows[i] = [4]string{id, e.Version, e.Digest, e.DescriptorURL}
+func encodeFeedStateJSON(ids, gone []string, state *feedState) string {
+	rows := make([][]string, 0, len(ids)+len(gone))
+	for _, id := range ids {
+		e := state.listed[id]
+		rows = append(rows, []string{id, e.Version, e.Digest, e.DescriptorURL})
+	}
+	for _, id := range gone {
+		rows = append(rows, []string{id})
 	}
 	data, _ := json.Marshal(rows)
 	return "\n" + string(data)
 }
 
 // decodeFeedState reads what encodeFeedState wrote.
-func decodeFeedState(data string) (map[string]skillcat.ChangeEvent, error) {
-	add := func(state map[string]skillcat.ChangeEvent, r [4]string) {
-		state[r[0]] = skillcat.ChangeEvent{Op: skillcat.OpUpsert, ID: r[0], Version: r[1], Digest: r[2], DescriptorURL: r[3]}
+func decodeFeedState(data string) (*feedState, error) {
+	state := newFeedState()
+	add := func(r []string) error {
+		switch len(r) {
+		case 4:
+			state.listed[r[0]] = skillcat.ChangeEvent{Op: skillcat.OpUpsert, ID: r[0], Version: r[1], Digest: r[2], DescriptorURL: r[3]}
+		case 1:
+			state.gone[r[0]] = true
+		default:
+			return fmt.Errorf("bad row of %d fields", len(r))
+		}
+		return nil
 	}
 	if rest, ok := strings.CutPrefix(data, "\n"); ok {
-		var rows [][4]string
+		var rows [][]string
 		if err := json.Unmarshal([]byte(rest), &rows); err != nil {
 			return nil, err
 		}
-		state := make(map[string]skillcat.ChangeEvent, len(rows))
 		for _, r := range rows {
-			add(state, r)
+			if err := add(r); err != nil {
+				return nil, err
+			}
 		}
 		return state, nil
 	}
-	state := make(map[string]skillcat.ChangeEvent, strings.Count(data, "\n"))
 	for line := range strings.SplitSeq(data, "\n") {
 		if line == "" {
 			continue
 		}
-		var r [4]string
-		rest, ok := line, true
-		for i := range r {
-			if i < 3 {
-				r[i], rest, ok = strings.Cut(rest, "\t")
-			} else {
-				r[i], ok = rest, !strings.Contains(rest, "\t")
-			}
-			if !ok {
-				return nil, fmt.Errorf("bad line %q", line)
-			}
+		r := strings.Split(line, "\t")
+		if err := add(r); err != nil {
+			return nil, fmt.Errorf("line %q: %w", line, err)
 		}
-		add(state, r)
 	}
 	return state, nil
 }
@@ -351,12 +418,10 @@ func decodeFeedState(data string) (map[string]skillcat.ChangeEvent, error) {
 // newEpoch names a new history: a digest of the history it replaces (if
 // any), the build's date and the first page, so that the same sources give
 // the same epoch and a reset never reuses the epoch it replaced.
-func newEpoch(previous string, t time.Time, files []File) string {
+func newEpoch(previous string, t time.Time, firstPage []byte) string {
 	h := sha256.New()
 	fmt.Fprintf(h, "skillcat changes\x00%s\x00%d\x00", previous, t.Unix())
-	if len(files) > 0 {
-		h.Write(files[0].Data)
-	}
+	h.Write(firstPage)
 	sum := hex.EncodeToString(h.Sum(nil))[:16]
 	if sum == previous {
 		sum = hex.EncodeToString(sha256.New().Sum([]byte(sum)))[:16]
@@ -367,7 +432,7 @@ func newEpoch(previous string, t time.Time, files []File) string {
 // feedDescriptorURL is where an event points for a skill: absolute under
 // the base URL, or relative to the pages (which share one folder).
 func feedDescriptorURL(r routes, id string) string {
-	return r.published(r.changePage(1, 1), r.descriptor(id))
+	return r.published(r.changePages(), r.descriptor(id))
 }
 
 // digestOf is "sha256:" and the hex SHA-256 of data.

@@ -81,18 +81,26 @@ func readFeed(t rapid.TB, out string) (map[string]skillcat.ChangeEvent, *skillca
 
 // TestChangeFeed is the feed's property: over any sequence of catalog
 // edits, replaying the events from 0 gives exactly the current index (ids,
-// versions, digests); pages that were full never change; no id that was
-// never listed ever appears; and a build continuing a copy of the previous
-// feed (--previous DIR) writes the same feed as one continuing in place.
+// versions, digests); pages that were full never change within an epoch,
+// and no page URL ever names other bytes; no id that was never listed, or
+// is private now, appears in the feed; a new epoch starts exactly when the
+// feed named a skill that is private now; and a build continuing a copy of
+// the previous feed (--previous DIR), or with the rebuild cache, writes the
+// same feed as one continuing in place.
 func TestChangeFeed(t *testing.T) {
 	defer build.SetPageSize(3)()
 	rapid.Check(t, func(rt *rapid.T) {
 		dir := t.TempDir()
 		out := filepath.Join(dir, "public")
+		content := filepath.Join(dir, "content")
+		cached := filepath.Join(dir, "cached")
 		ids := []string{"a.one", "b.two", "c.three", "d.four", "e.five", "f.six", "g.seven"}
 		state := map[string]feedSkill{}
 		everListed := map[string]bool{}
 		var fullPages map[string][]byte
+		urls := map[string][]byte{} // every page URL published, and its bytes
+		named := map[string]bool{}  // the ids the feed named after the step before
+		epoch := ""                 // the feed's epoch after the step before
 		steps := rapid.IntRange(1, 3).Draw(rt, "steps")
 		for step := range steps {
 			for _, id := range ids {
@@ -126,8 +134,18 @@ func TestChangeFeed(t *testing.T) {
 			}
 			when := time.Unix(1700000000+int64(step)*3600, 0)
 			cfg := build.Config{Content: feedContent(state), Out: out, Time: when}
-			if _, err := build.Build(context.Background(), cfg); err != nil {
+			res, err := build.Build(context.Background(), cfg)
+			if err != nil {
 				rt.Fatalf("step %d: %v", step, err)
+			}
+			os.RemoveAll(content)
+			if err := os.CopyFS(content, feedContent(state)); err != nil {
+				rt.Fatal(err)
+			}
+			withCache := build.Config{Content: os.DirFS(content), ContentLabel: content, ContentPath: content,
+				Out: cached, Cache: filepath.Join(dir, "cache.sqlite"), Time: when}
+			if _, err := build.Build(context.Background(), withCache); err != nil {
+				rt.Fatalf("step %d, with the cache: %v", step, err)
 			}
 			other := filepath.Join(dir, fmt.Sprintf("elsewhere%d", step))
 			cfg.Out, cfg.Previous = other, os.DirFS(copyDir)
@@ -153,9 +171,31 @@ func TestChangeFeed(t *testing.T) {
 					rt.Fatalf("step %d: %s: replay gives %+v, the index says %s %s", step, e.ID, r, e.Version, e.Digest)
 				}
 			}
+			reset := false
+			for id, s := range state {
+				reset = reset || s.private && named[id]
+			}
+			if epoch != "" && (feed.Epoch != epoch) != reset {
+				rt.Fatalf("step %d: epoch %s after %s; a new one is due only when the feed named a skill private now (%v)", step, feed.Epoch, epoch, reset)
+			}
+			if res.FeedRestarted != reset {
+				rt.Fatalf("step %d: Result.FeedRestarted is %v, want %v", step, res.FeedRestarted, reset)
+			}
 			for url, data := range fullPages {
-				if !bytes.Equal(pages[url], data) {
+				if feed.Epoch == epoch && !bytes.Equal(pages[url], data) {
 					rt.Fatalf("step %d: full page %s changed", step, url)
+				}
+			}
+			for url, data := range pages {
+				if before, ok := urls[url]; ok && !bytes.Equal(before, data) {
+					rt.Fatalf("step %d: page URL %s names other bytes than it did before", step, url)
+				}
+				urls[url] = data
+			}
+			epoch, named = feed.Epoch, map[string]bool{}
+			for _, id := range ids {
+				for _, data := range pages {
+					named[id] = named[id] || bytes.Contains(data, []byte(`"`+id+`"`))
 				}
 			}
 			fullPages = map[string][]byte{}
@@ -164,18 +204,29 @@ func TestChangeFeed(t *testing.T) {
 					fullPages[ref.URL] = pages[ref.URL]
 				}
 			}
+			doc, err := os.ReadFile(filepath.Join(out, "changes", "index.json"))
+			if err != nil {
+				rt.Fatal(err)
+			}
 			for _, id := range ids {
-				if everListed[id] {
+				if everListed[id] && !state[id].private {
 					continue
+				}
+				if bytes.Contains(doc, []byte(id)) {
+					rt.Fatalf("step %d: the feed document names %s, which was never listed or is private now", step, id)
 				}
 				for url, data := range pages {
 					if bytes.Contains(data, []byte(id)) {
-						rt.Fatalf("step %d: %s names %s, which was never listed", step, url, id)
+						rt.Fatalf("step %d: %s names %s, which was never listed or is private now", step, url, id)
 					}
 				}
 			}
-			if !maps.Equal(snapshot(rt, filepath.Join(out, "changes")), snapshot(rt, filepath.Join(other, "changes"))) {
+			inPlace := snapshot(rt, filepath.Join(out, "changes"))
+			if !maps.Equal(inPlace, snapshot(rt, filepath.Join(other, "changes"))) {
 				rt.Fatalf("step %d: the feed built from a copy (--previous) differs from the one built in place", step)
+			}
+			if !maps.Equal(inPlace, snapshot(rt, filepath.Join(cached, "changes"))) {
+				rt.Fatalf("step %d: the feed built with the rebuild cache differs from the one built without", step)
 			}
 		}
 	})
@@ -204,7 +255,7 @@ func TestChangeFeedErrors(t *testing.T) {
 		t.Fatal("a rebuild of the same sources changed the feed")
 	}
 
-	page := filepath.Join(out, "changes", "pages", "1-2.json")
+	page := filepath.Join(out, "changes", filepath.FromSlash(first.Pages[0].URL))
 	data, _ := os.ReadFile(page)
 	os.WriteFile(page, bytes.Replace(data, []byte(`"a.one"`), []byte(`"a.two"`), 1), 0o644)
 	_, err := build.Build(context.Background(), cfg)

@@ -154,10 +154,11 @@ func renderListed(ctx context.Context, cfg Config, cat *catalog, listed []store.
 	if cfg.Signer != nil || len(cfg.PublishKeys) > 0 {
 		add(r.keySet(), keySet(cfg))
 	}
-	feed, err := changeFeed(ctx, cfg, r, listed, cat.cache)
+	feed, restarted, err := changeFeed(ctx, cfg, r, listed, cat.withheld, cat.cache)
 	if err != nil {
 		return err
 	}
+	cat.feedRestarted = restarted
 	for _, f := range feed {
 		add(f.Path, f.Data)
 	}

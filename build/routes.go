@@ -127,11 +127,12 @@ func (routes) signature(file string) string { return file + ".jws" }
 func (routes) keySet() string { return ".well-known/jwks.json" }
 
 // changes is the change feed's document; changePage is a page of its
-// events, named by the range it holds, so one URL always names one page.
+// events, named by its history's epoch and the range it holds, so one URL
+// always names one page, across resets too.
 func (routes) changes() string     { return strings.TrimPrefix(skillcat.ChangesPath, "/") }
 func (routes) changePages() string { return "changes/pages/" }
-func (r routes) changePage(from, to int64) string {
-	return r.changePages() + strconv.FormatInt(from, 10) + "-" + strconv.FormatInt(to, 10) + ".json"
+func (r routes) changePage(epoch string, from, to int64) string {
+	return r.changePages() + epoch + "-" + strconv.FormatInt(from, 10) + "-" + strconv.FormatInt(to, 10) + ".json"
 }
 
 // sitemap, robots, headers and noJekyll are the host's files.

@@ -97,7 +97,7 @@ func TestRoutesLinkIsTheSpelledOne(t *testing.T) {
 		r.home(), r.notFound(), r.index(), r.search(), r.typePage("api"), r.typeIndex("api"),
 		r.listingPage("api", 3), r.listingPage("", 2), r.skillPage("a.b"), r.descriptor("a.b"),
 		r.asset("style.css"), r.asset("img/logo.svg"), r.skillMD("x"), r.agentSkillsIndex(),
-		r.llmsFull(), r.changePage(1, 9), "a/b/c/d/e/f/g/h/i/j/index.html", "a/b/c/d/e/f/g/h/x.html",
+		r.llmsFull(), r.changePage("5f65e4a5812cc40b", 1, 9), "a/b/c/d/e/f/g/h/i/j/index.html", "a/b/c/d/e/f/g/h/x.html",
 		"a//b/index.html", "./a/index.html", "a/./b.json", "a/../b/c.json", "/abs/x.html", "a/", "a/b/",
 	}
 	for _, base := range []string{"", "https://x.example/cat/"} {

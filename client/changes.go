@@ -122,7 +122,7 @@ func (c *Client) Changes(ctx context.Context, baseURL string, opts ChangesOption
 
 // FeedDocuments fetches the whole change feed of the catalog at baseURL,
 // checked as Changes checks it, and returns its documents by their path in
-// the site ("changes/index.json", "changes/pages/1-1000.json"), so that a
+// the site ("changes/index.json", "changes/pages/5f65e4a5812cc40b-1-1000.json"), so that a
 // build can continue the live site's history. A site that serves no feed
 // document (404 or 410) has no history: no documents and no error.
 // Fetching ends within Deadline.

@@ -68,6 +68,9 @@ func runBuild(ctx context.Context, e *env, args []string) int {
 	if res != nil && res.Notice != "" {
 		fmt.Fprintln(e.stderr, "skillcat: note:", res.Notice)
 	}
+	if err == nil && res.FeedRestarted {
+		fmt.Fprintln(e.stderr, "skillcat: note: the change feed begins a new epoch: it named a skill that is private now, and its pages never change; followers start again from the index")
+	}
 	var invalid *build.InvalidError
 	switch {
 	case errors.As(err, &invalid):

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -30,7 +31,9 @@ func sinceJSON(t *testing.T, url string, args ...string) changesOutput {
 
 // TestFollowChanges builds the sample catalog, serves it on 127.0.0.1, and
 // follows its change feed with discover --since across several rebuilds:
-// each time it lists exactly what changed, with the descriptors verified.
+// each time it lists exactly what changed, with the descriptors verified;
+// and once a listed skill is made private, the feed is a new epoch that
+// names it nowhere.
 func TestFollowChanges(t *testing.T) {
 	dir := t.TempDir()
 	content := filepath.Join(dir, "content")
@@ -57,7 +60,7 @@ func TestFollowChanges(t *testing.T) {
 		}
 	}
 
-	// Edit: rename one skill, make one private, remove one, add one.
+	// Edit: rename one skill, remove one, add one.
 	edit := func(rel string, f func([]byte) []byte) {
 		p := filepath.Join(content, filepath.FromSlash(rel))
 		data, err := os.ReadFile(p)
@@ -68,9 +71,6 @@ func TestFollowChanges(t *testing.T) {
 	}
 	edit("geocode.json", func(b []byte) []byte {
 		return bytes.Replace(b, []byte(`"name": "Address Geocoding"`), []byte(`"name": "Address Geocoding v3"`), 1)
-	})
-	edit("translate.md", func(b []byte) []byte {
-		return bytes.Replace(b, []byte("access: restricted"), []byte("access: private"), 1)
 	})
 	victim := index.Skills[len(index.Skills)-1]
 	os.Remove(filepath.Join(content, filepath.FromSlash(sourceOf(t, content, victim.ID))))
@@ -85,9 +85,6 @@ func TestFollowChanges(t *testing.T) {
 		got[e.ID] = e.Op
 	}
 	want := map[string]skillcat.ChangeOp{"geocode.address": skillcat.OpUpsert, "geocode.reverse": skillcat.OpUpsert, victim.ID: skillcat.OpDelete}
-	if tr := translateID(t, content); tr != "" {
-		want[tr] = skillcat.OpDelete
-	}
 	if len(got) != len(want) {
 		t.Errorf("events after 16: got %v, want %v", got, want)
 	}
@@ -102,14 +99,15 @@ func TestFollowChanges(t *testing.T) {
 
 	// Nothing changed: nothing new.
 	rebuild()
-	if third := sinceJSON(t, srv.URL, "--since", "20"); len(third.Events) != 0 || third.Latest != second.Latest {
+	latest := strconv.FormatInt(second.Latest, 10)
+	if third := sinceJSON(t, srv.URL, "--since", latest); len(third.Events) != 0 || third.Latest != second.Latest {
 		t.Errorf("after a rebuild of the same sources: %+v", third)
 	}
-	if code, stdout, _ := runCmd(t, "discover", srv.URL, "--since", "20"); code != 0 || !strings.HasPrefix(stdout, "no changes after 20\nlatest: 20") {
+	if code, stdout, _ := runCmd(t, "discover", srv.URL, "--since", latest); code != 0 || !strings.HasPrefix(stdout, "no changes after "+latest+"\nlatest: "+latest) {
 		t.Errorf("text output with nothing new: exit %d\n%s", code, stdout)
 	}
 	code, stdout, _ := runCmd(t, "discover", srv.URL, "--since", "0")
-	if code != 0 || !strings.Contains(stdout, "latest: 20") || !strings.Contains(stdout, "--since 20 --epoch "+first.Epoch) {
+	if code != 0 || !strings.Contains(stdout, "latest: "+latest) || !strings.Contains(stdout, "--since "+latest+" --epoch "+first.Epoch) {
 		t.Errorf("text output: exit %d\n%s", code, stdout)
 	}
 
@@ -175,6 +173,34 @@ func TestFollowChanges(t *testing.T) {
 		if code, _, stderr := runSkillcat(t, nil, "build", "--content", content, "--out", site, "--quiet", "--reset-changes"); code != 0 {
 			t.Errorf("--reset-changes: exit %d, %s", code, stderr)
 		}
+	})
+	t.Run("MadePrivate", func(t *testing.T) {
+		tr := translateID(t, content)
+		if tr == "" || !bytes.Contains(readTestFile(t, filepath.Join(out, ".well-known", "skills.json")), []byte(`"`+tr+`"`)) {
+			t.Fatalf("translate.md (id %q) is not listed to begin with", tr)
+		}
+		edit("translate.md", func(b []byte) []byte {
+			return bytes.Replace(b, []byte("access: restricted"), []byte("access: private"), 1)
+		})
+		code, _, stderr := runSkillcat(t, nil, "build", "--content", content, "--out", out)
+		if code != 0 || !strings.Contains(stderr, "change feed begins a new epoch") || strings.Contains(stderr, tr) {
+			t.Fatalf("build: exit %d; want a note of the new epoch that does not name the skill:\n%s", code, stderr)
+		}
+		code, _, stderr = runCmd(t, "discover", srv.URL, "--since", latest, "--epoch", first.Epoch)
+		if code != exitInvalid || !strings.Contains(stderr, "epoch") {
+			t.Errorf("following the old epoch: exit %d, %s; want the epoch's change named", code, stderr)
+		}
+		again := sinceJSON(t, srv.URL, "--since", "0")
+		index := readIndex(t, filepath.Join(out, ".well-known", "skills.json"))
+		if again.Epoch == first.Epoch || len(again.Events) != len(index.Skills) {
+			t.Errorf("new history: epoch %s (was %s), %d events for %d listed skills", again.Epoch, first.Epoch, len(again.Events), len(index.Skills))
+		}
+		filepath.WalkDir(filepath.Join(out, "changes"), func(p string, d os.DirEntry, err error) error {
+			if err == nil && !d.IsDir() && bytes.Contains(readTestFile(t, p), []byte(tr)) {
+				t.Errorf("%s names %s, which is private now", p, tr)
+			}
+			return nil
+		})
 	})
 }
 
