@@ -324,23 +324,50 @@ func build(ctx context.Context, cfg Config, cache *store.CacheTx, sources func()
 		}
 	}
 	// A rebuild brings the spare up to date (read whole first) while the
-	// sources load; a failed load gives it back.
+	// sources load; a failed load gives it back. When catalog.sqlite's
+	// export reads on a connection of its own (store.DB.ExportsAside), the
+	// same goroutine then exports it into the new tree as soon as the
+	// spare and the load are both done (early), beside the listing's read
+	// and all of render: it is the longest piece of work of a rebuild, on
+	// one core.
 	var made chan error
 	var o *output
+	var aside chan *catalog // the loaded catalog, when the export starts early
+	var early struct {
+		done   chan struct{}
+		cancel context.CancelFunc
+		tmp    string // the export, not yet in its place (placeCatalog)
+		err    error
+	}
 	if prevOf != nil {
-		made = make(chan error, 1)
+		made, aside, early.done = make(chan error, 1), make(chan *catalog, 1), make(chan struct{})
+		ectx, cancel := context.WithCancel(ctx)
+		early.cancel = cancel
 		go func() {
+			defer close(early.done)
 			var err error
+			var mine *output
 			if prev, err = prevOf(); err == nil && len(prev) > 0 {
 				if o, err = newOutput(cfg, prev); err == nil {
 					o.track = true
+					mine = o
 				}
 			}
 			made <- err
+			if c, ok := <-aside; ok && mine != nil {
+				early.tmp, early.err = mine.exportAside(ectx, c)
+			}
 		}()
 	}
 	cat, res, err := load(ctx, cfg, cache, sources)
 	mark := time.Now()
+	exportsEarly := aside != nil && err == nil && cat.db.ExportsAside()
+	if aside != nil {
+		if exportsEarly {
+			aside <- cat
+		}
+		close(aside)
+	}
 	var listed []store.Row
 	if err == nil {
 		defer cat.close()
@@ -352,9 +379,14 @@ func build(ctx context.Context, cfg Config, cache *store.CacheTx, sources func()
 		}
 	}
 	if made != nil {
-		if oerr := <-made; oerr == nil && o != nil {
+		oerr := <-made
+		exportsEarly = exportsEarly && oerr == nil && o != nil
+		if oerr == nil && o != nil {
 			defer o.abandon()
-		} else if oerr != nil && err == nil {
+		}
+		// Before the tree is abandoned: the export writes into it.
+		defer func() { early.cancel(); <-early.done }()
+		if oerr != nil && err == nil {
 			err = oerr
 			if !errors.Is(oerr, store.ErrCorrupt) {
 				err = fmt.Errorf("write %s: %w", cfg.Out, oerr)
@@ -371,15 +403,28 @@ func build(ctx context.Context, cfg Config, cache *store.CacheTx, sources func()
 		o.track = cache != nil
 		defer o.abandon()
 	}
-	// catalog.sqlite is exported beside render: from the start when the
+	// catalog.sqlite is exported beside render: since the load when the
 	// export reads on a connection of its own (store.DB.ExportsAside, a
-	// rebuild that changed few rows), otherwise once render has read the
-	// index, beside the last aggregate exports. finish then finds it made.
+	// rebuild that changed few rows) and the spare was there (early; put
+	// in its place, or dropped for the previous build's, once its key is
+	// known), from render's start without a spare, otherwise once render
+	// has read the index, beside the last aggregate exports. finish then
+	// finds it made.
 	catalogKey := store.ListedKey(listed)
 	keys.listed = catalogKey
 	var exported error
 	afterReads, exportDone := func() { exported = o.exportCatalog(ctx, cat, catalogKey) }, make(chan struct{})
-	if cat.db.ExportsAside() {
+	if exportsEarly {
+		defer func() { early.cancel(); <-exportDone }()
+		go func() {
+			defer close(exportDone)
+			<-early.done
+			if exported = early.err; exported == nil {
+				exported = o.placeCatalog(early.tmp, catalogKey)
+			}
+		}()
+		afterReads = func() {}
+	} else if cat.db.ExportsAside() {
 		ectx, cancel := context.WithCancel(ctx)
 		defer func() { cancel(); <-exportDone }()
 		go func() {

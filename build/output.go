@@ -496,10 +496,50 @@ func (o *output) exportCatalog(ctx context.Context, cat *catalog, key string) er
 	if err := cat.db.Export(ctx, full); err != nil {
 		return fmt.Errorf("export %s: %w", name, err)
 	}
-	// Its record carries no hash of its bytes (46 MB at 10,000 skills,
-	// read back and hashed on the export's path, the longest of a
-	// rebuild's render): only its key decides whether it is made again
-	// (fresh), and nothing reads its hash.
+	return o.madeCatalog(name, full, key)
+}
+
+// catalogAside is the name, in the new tree, of catalog.sqlite exported
+// before its key is known (exportAside); no route makes it.
+const catalogAside = ".catalog.sqlite.aside"
+
+// exportAside exports catalog.sqlite into the new tree under another name
+// (catalogAside), before the listing gives its key: placeCatalog then puts
+// it in its place, or removes it when the previous build's is fresh.
+func (o *output) exportAside(ctx context.Context, cat *catalog) (string, error) {
+	tmp := filepath.Join(o.dir, catalogAside)
+	if err := o.clear(tmp); err != nil { // a failed build's, in the spare
+		return "", err
+	}
+	o.touch(o.dir) // its folder's time is set again (stamp)
+	if err := cat.db.Export(ctx, tmp); err != nil {
+		return "", fmt.Errorf("export %s: %w", routes{}.catalogDB(), err)
+	}
+	return tmp, nil
+}
+
+// placeCatalog puts tmp, catalog.sqlite as exportAside made it, in its
+// place, unless the previous build's (key) is fresh: tmp is then removed.
+func (o *output) placeCatalog(tmp, key string) error {
+	name := routes{}.catalogDB()
+	if o.fresh(name, key) {
+		return os.Remove(tmp)
+	}
+	full, err := o.prepare(name)
+	if err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, full); err != nil {
+		return err
+	}
+	return o.madeCatalog(name, full, key)
+}
+
+// madeCatalog records catalog.sqlite, made at full. Its record carries no
+// hash of its bytes (46 MB at 10,000 skills, read back and hashed on the
+// export's path, the longest of a rebuild's render): only its key decides
+// whether it is made again (fresh), and nothing reads its hash.
+func (o *output) madeCatalog(name, full, key string) error {
 	info, err := os.Stat(full)
 	if err != nil {
 		return err
