@@ -244,7 +244,7 @@ func DecodeDescriptorContext(ctx context.Context, src *Source, root *Node) (*Ski
 	if v, ok := checkProtocol(src, root); !ok {
 		return nil, Violations{v}
 	}
-	vs = append(vs, duplicateMembers(src, root, nil)...)
+	vs = append(vs, duplicateMembers(src, root, walkPath())...)
 	val := root.Value() // converted once, for the descriptor schema and the skill's own
 	if !descriptorValid(val) {
 		vs = append(vs, validateValue(descriptorSchema(), src, root, val)...)
@@ -284,13 +284,13 @@ func checkProtocol(src *Source, root *Node) (Violation, bool) {
 }
 
 // duplicateMembers reports every member whose name repeats an earlier one
-// in the same object, anywhere in the tree.
+// in the same object, anywhere in the tree. Its path grows in place
+// (walkPath).
 func duplicateMembers(src *Source, n *Node, path Path) Violations {
 	var vs Violations
 	switch n.Kind {
 	case Object:
-		// Small objects, nearly all of them, are checked without a map,
-		// and a path is made only for a duplicate or a nested value.
+		// Small objects, nearly all of them, are checked without a map.
 		var seen map[string]bool
 		if len(n.Members) > 16 {
 			seen = make(map[string]bool, len(n.Members))
@@ -310,13 +310,13 @@ func duplicateMembers(src *Source, n *Node, path Path) Violations {
 				vs = append(vs, src.violation(m.Key, path.Member(m.Name), "member "+string(appendString(nil, m.Name))+" appears more than once in this object"))
 			}
 			if m.Value.Kind == Object || m.Value.Kind == Array {
-				vs = append(vs, duplicateMembers(src, m.Value, path.Member(m.Name))...)
+				vs = append(vs, duplicateMembers(src, m.Value, append(path, Step{Name: m.Name}))...)
 			}
 		}
 	case Array:
 		for i, it := range n.Items {
 			if it.Kind == Object || it.Kind == Array {
-				vs = append(vs, duplicateMembers(src, it, path.Item(i))...)
+				vs = append(vs, duplicateMembers(src, it, append(path, Step{Index: i, IsIndex: true}))...)
 			}
 		}
 	}

@@ -170,7 +170,7 @@ func parseDocument(src *Source, schemaFile string) (*Node, Violations) {
 	if v, ok := checkProtocol(src, root); !ok {
 		return nil, Violations{v}
 	}
-	vs = append(vs, duplicateMembers(src, root, nil)...)
+	vs = append(vs, duplicateMembers(src, root, walkPath())...)
 	vs = append(vs, validateSchema(protocolSchemas()[schemaFile], src, root)...)
 	vs.Sort()
 	return root, vs

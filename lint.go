@@ -93,7 +93,7 @@ func lintMembers(src *Source, root *Node, k *docKind) Violations {
 	if newerMinor(root) {
 		return nil
 	}
-	vs := unknownMembers(src, root, nil, k.shape, k)
+	vs := unknownMembers(src, root, walkPath(), k.shape, k)
 	for i := range vs {
 		vs[i].Severity = SeverityWarning
 	}
@@ -141,7 +141,7 @@ func lintDescriptor(src *Source, root *Node) Violations {
 	vs := lintMembers(src, root, descriptorKind)
 	for _, member := range []string{"inputs", "output"} {
 		if n := root.Get(member); n != nil && n.Kind == Object && knownDialect(n) {
-			vs = append(vs, schemaKeywords(src, n, Members(member))...)
+			vs = append(vs, schemaKeywords(src, n, append(walkPath(), Step{Name: member}))...)
 		}
 	}
 	vs = append(vs, placeholders(src, root)...)
@@ -165,16 +165,17 @@ func newerMinor(root *Node) bool {
 
 // unknownMembers warns of every member of n, and of the objects below it
 // that the protocol defines, that s does not name and that is not "x-…".
+// Its path grows in place (walkPath).
 func unknownMembers(src *Source, n *Node, path Path, s *shape, k *docKind) Violations {
 	var vs Violations
 	switch {
 	case s.each != nil && n.Kind == Array:
 		for i, it := range n.Items {
-			vs = append(vs, unknownMembers(src, it, path.Item(i), s.each, k)...)
+			vs = append(vs, unknownMembers(src, it, append(path, Step{Index: i, IsIndex: true}), s.each, k)...)
 		}
 	case s.members != nil && n.Kind == Object:
 		for _, m := range n.Members {
-			p := path.Member(m.Name)
+			p := append(path, Step{Name: m.Name})
 			if sub, ok := s.members[m.Name]; ok {
 				vs = append(vs, unknownMembers(src, m.Value, p, sub, k)...)
 				continue
@@ -279,6 +280,7 @@ func knownDialect(n *Node) bool {
 
 // schemaKeywords warns of every keyword of the schema n (and its
 // subschemas) that draft 2020-12 does not define, naming its equivalent.
+// Its path grows in place (walkPath).
 func schemaKeywords(src *Source, n *Node, path Path) Violations {
 	if n.Kind != Object {
 		return nil
@@ -290,16 +292,16 @@ func schemaKeywords(src *Source, n *Node, path Path) Violations {
 		// subschemas nor unknown.
 		switch {
 		case isKnown(m.Name, schemaValued):
-			sub(m.Value, path.Member(m.Name))
+			sub(m.Value, append(path, Step{Name: m.Name}))
 		case isKnown(m.Name, schemaArrays):
-			p := path.Member(m.Name)
+			p := append(path, Step{Name: m.Name})
 			for i, it := range m.Value.Items {
-				sub(it, p.Item(i))
+				sub(it, append(p, Step{Index: i, IsIndex: true}))
 			}
 		case isKnown(m.Name, schemaMaps) || m.Name == "definitions":
-			p := path.Member(m.Name)
+			p := append(path, Step{Name: m.Name})
 			for _, mm := range m.Value.Members {
-				sub(mm.Value, p.Member(mm.Name))
+				sub(mm.Value, append(p, Step{Name: mm.Name}))
 			}
 		}
 		if isSchemaKeyword(m.Name) || strings.HasPrefix(m.Name, "x-") {

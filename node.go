@@ -1,6 +1,7 @@
 package skillcat
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -275,7 +276,8 @@ func ParseJSON(data []byte) (*Node, error) { return parseJSON(data, false) }
 func parseValues(data []byte) (*Node, error) { return parseJSON(data, true) }
 
 func parseJSON(data []byte, noKeys bool) (*Node, error) {
-	p := parser{data: data, noKeys: noKeys}
+	// The stacks sized for a descriptor's deepest objects and arrays.
+	p := parser{data: data, noKeys: noKeys, members: make([]Member, 0, 32), items: make([]*Node, 0, 16)}
 	if len(data) >= 3 && data[0] == 0xEF && data[1] == 0xBB && data[2] == 0xBF {
 		p.i = 3 // a UTF-8 byte order mark, as some editors write
 	}
@@ -510,9 +512,11 @@ func (p *parser) number() (*Node, error) {
 
 // commonStrings are the member names and values that nearly every
 // descriptor and schema repeats: str gives each of them one string for
-// all documents instead of a copy each.
-var commonStrings = func() map[string]string {
-	m := map[string]string{}
+// all documents instead of a copy each. They are found by commonString in
+// a table of 256 short lists, indexed by commonSlot (a map lookup hashed
+// every short string of a document, a quarter of str's time).
+var commonStrings = func() *[256][]string {
+	t := new([256][]string)
 	for _, s := range strings.Fields(`protocol version id name capability_type description provider url email
 		endpoint method inputs output auth type access tags examples documentation_url title
 		in token_url authorization_url scopes instructions $schema
@@ -522,13 +526,34 @@ var commonStrings = func() map[string]string {
 		exclusiveMinimum exclusiveMaximum minLength maxLength minItems maxItems pattern format
 		object string integer number boolean array null $ref $defs anyOf oneOf allOf not
 		date-time date uri`) {
-		m[s] = s
+		i := commonSlot([]byte(s))
+		t[i] = append(t[i], s)
 	}
-	return m
+	return t
 }()
 
 // maxCommonString is the length of the longest of commonStrings.
 const maxCommonString = len("additionalProperties")
+
+// commonSlot is the index in commonStrings of the list that holds s, if
+// any list does; s is not empty.
+func commonSlot(s []byte) uint8 {
+	return uint8(len(s)*7 + int(s[0])*3 + int(s[len(s)-1]))
+}
+
+// commonString returns the one string of commonStrings equal to s, or
+// false.
+func commonString(s []byte) (string, bool) {
+	if len(s) == 0 || len(s) > maxCommonString {
+		return "", false
+	}
+	for _, c := range commonStrings[commonSlot(s)] {
+		if c == string(s) {
+			return c, true
+		}
+	}
+	return "", false
+}
 
 // str parses a JSON string at the cursor and returns its value.
 func (p *parser) str() (string, error) {
@@ -544,10 +569,8 @@ func (p *parser) str() (string, error) {
 				return "", p.invalidUTF8(start)
 			}
 			p.i++
-			if len(s) <= maxCommonString {
-				if c, ok := commonStrings[string(s)]; ok {
-					return c, nil
-				}
+			if c, ok := commonString(s); ok {
+				return c, nil
 			}
 			return string(s), nil
 		}
@@ -556,16 +579,24 @@ func (p *parser) str() (string, error) {
 		}
 		p.i++
 	}
-	buf := append([]byte(nil), d[start:p.i]...)
+	// Escapes only shorten the text, so the value is at most as long as
+	// the text up to the next quote, unless an escaped quote comes first;
+	// a Builder of that size makes it in one allocation.
+	var buf strings.Builder
+	if end := bytes.IndexByte(d[p.i:], '"'); end >= 0 {
+		buf.Grow(p.i - start + end)
+	}
+	buf.Write(d[start:p.i])
 	for p.i < len(d) {
 		c := d[p.i]
 		switch {
 		case c == '"':
-			if !utf8.Valid(buf) {
+			v := buf.String()
+			if !utf8.ValidString(v) {
 				return "", p.invalidUTF8(start)
 			}
 			p.i++
-			return string(buf), nil
+			return v, nil
 		case c < 0x20:
 			return "", p.errorf("control character 0x%02x in string: write it as an escape such as \\n", c)
 		case c == '\\':
@@ -577,17 +608,17 @@ func (p *parser) str() (string, error) {
 			p.i++
 			switch e {
 			case '"', '\\', '/':
-				buf = append(buf, e)
+				buf.WriteByte(e)
 			case 'b':
-				buf = append(buf, '\b')
+				buf.WriteByte('\b')
 			case 'f':
-				buf = append(buf, '\f')
+				buf.WriteByte('\f')
 			case 'n':
-				buf = append(buf, '\n')
+				buf.WriteByte('\n')
 			case 'r':
-				buf = append(buf, '\r')
+				buf.WriteByte('\r')
 			case 't':
-				buf = append(buf, '\t')
+				buf.WriteByte('\t')
 			case 'u':
 				esc := p.i - 2 // the backslash: surrogate errors point at the escape
 				r, err := p.hex4()
@@ -613,14 +644,20 @@ func (p *parser) str() (string, error) {
 				} else if r >= 0xDC00 && r < 0xE000 {
 					return "", &SyntaxError{Offset: esc, Msg: fmt.Sprintf("lone surrogate \\u%04x in string escape", r)}
 				}
-				buf = utf8.AppendRune(buf, rune(r))
+				buf.WriteRune(rune(r))
 			default:
 				p.i--
 				return "", p.errorf("invalid escape \\%c in string", e)
 			}
 		default:
-			buf = append(buf, c)
-			p.i++
+			// The run of bytes up to the next quote, escape or control
+			// character, at once.
+			j := p.i + 1
+			for j < len(d) && d[j] != '"' && d[j] != '\\' && d[j] >= 0x20 {
+				j++
+			}
+			buf.Write(d[p.i:j])
+			p.i = j
 		}
 	}
 	return "", &SyntaxError{Offset: start - 1, Msg: "string is never closed: missing '\"'"}

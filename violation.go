@@ -175,6 +175,12 @@ func (p Path) Member(name string) Path {
 	return append(p[:len(p):len(p)], Step{Name: name})
 }
 
+// walkPath is an empty Path with room for a walk's steps: a walk that
+// reads its paths only to phrase a violation while it is at a node, and
+// never keeps one, appends each step in place (siblings overwrite one
+// another's), so that it allocates no path of its own up to this depth.
+func walkPath() Path { return make(Path, 0, 16) }
+
 // Item returns p followed by the array index i; p itself is unchanged.
 func (p Path) Item(i int) Path {
 	return append(p[:len(p):len(p)], Step{Index: i, IsIndex: true})

@@ -74,7 +74,7 @@ type quickLine struct {
 // quickLines splits yml into lines, or returns nil at a blank line or a
 // line with trailing spaces.
 func quickLines(yml []byte) []quickLine {
-	var out []quickLine
+	out := make([]quickLine, 0, bytes.Count(yml, []byte("\n"))+1)
 	for num := 1; len(yml) > 0; num++ {
 		line, rest, _ := bytes.Cut(yml, []byte("\n"))
 		yml = rest
