@@ -457,13 +457,17 @@ func build(ctx context.Context, cfg Config, cache *store.CacheTx, sources func()
 	}
 	res.timed("export and swap", &mark)
 	res.Files = o.written
-	res.Output = statOutput(o.records)
-	res.HostWarnings = hostWarnings(cfg, cat.site, res.Output)
+	// The site is measured (a pass over every file's record) beside the
+	// cache's update, which only reads the same records.
+	measured := make(chan OutputStats, 1)
+	go func() { measured <- statOutput(o.records) }()
 	if cache != nil {
 		if err := recordBuild(ctx, cache, o, keys, cat, res); err != nil {
 			cache.Rollback() // the site is built; the next build starts cold
 		}
 	}
+	res.Output = <-measured
+	res.HostWarnings = hostWarnings(cfg, cat.site, res.Output)
 	return res, nil
 }
 
