@@ -151,6 +151,158 @@ func appendIndented(dst, src []byte) []byte {
 // indentSpaces is white space for appendIndented's indents.
 const indentSpaces = "                                "
 
+// isCompactJSON reports whether raw is one JSON value, as json.Compact
+// reads JSON, with no white space outside its strings: json.Compact gives
+// such a value back unchanged, so appendValue appends it as it is instead
+// of running encoding/json's scanner over it (the raw members of a decoded
+// descriptor, which AppendJSON wrote, always are such values). It declines
+// anything else, valid or not, and a value nested deeper than
+// maxCompactDepth; json.Compact then reads it. FuzzIsCompactJSON holds it
+// to json.Compact.
+func isCompactJSON(raw []byte) bool {
+	i, ok := compactValue(raw, 0, 0)
+	return ok && i == len(raw)
+}
+
+// IndentJSON appends src to dst indented as json.Indent(dst, src, "", "  ")
+// indents it, and returns json.Indent's error. A compact value (as
+// AppendJSON and the encoders write JSON) is indented without running
+// encoding/json's scanner over it again.
+func IndentJSON(dst *bytes.Buffer, src []byte) error {
+	if isCompactJSON(src) {
+		dst.Write(appendIndented(dst.AvailableBuffer(), src))
+		return nil
+	}
+	return json.Indent(dst, src, "", "  ")
+}
+
+// maxCompactDepth is the deepest nesting isCompactJSON reads
+// (json.Compact's own limit is 10,000).
+const maxCompactDepth = 512
+
+// compactValue reads the value at raw[i:] and returns the offset after
+// it, or false.
+func compactValue(raw []byte, i, depth int) (int, bool) {
+	if i >= len(raw) {
+		return i, false
+	}
+	ok := false
+	switch c := raw[i]; {
+	case c == '{' || c == '[':
+		if depth >= maxCompactDepth {
+			return i, false
+		}
+		end := byte('}')
+		if c == '[' {
+			end = ']'
+		}
+		if i++; i < len(raw) && raw[i] == end {
+			return i + 1, true
+		}
+		for {
+			if c == '{' {
+				if i >= len(raw) || raw[i] != '"' {
+					return i, false
+				}
+				if i, ok = compactString(raw, i); !ok || i >= len(raw) || raw[i] != ':' {
+					return i, false
+				}
+				i++
+			}
+			if i, ok = compactValue(raw, i, depth+1); !ok || i >= len(raw) {
+				return i, false
+			}
+			switch raw[i] {
+			case ',':
+				i++
+			case end:
+				return i + 1, true
+			default:
+				return i, false
+			}
+		}
+	case c == '"':
+		return compactString(raw, i)
+	case c == '-' || c >= '0' && c <= '9':
+		return compactNumber(raw, i)
+	}
+	for _, lit := range [...]string{"true", "false", "null"} {
+		if len(raw)-i >= len(lit) && string(raw[i:i+len(lit)]) == lit {
+			return i + len(lit), true
+		}
+	}
+	return i, false
+}
+
+// compactString reads the string whose opening quote is at raw[i] and
+// returns the offset after its closing quote, or false. Like json.Compact
+// it takes any byte but a control character unescaped, UTF-8 or not.
+func compactString(raw []byte, i int) (int, bool) {
+	for i++; i < len(raw); i++ {
+		switch c := raw[i]; {
+		case c == '"':
+			return i + 1, true
+		case c < 0x20:
+			return i, false
+		case c == '\\':
+			if i++; i >= len(raw) {
+				return i, false
+			}
+			switch raw[i] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+			case 'u':
+				if len(raw)-i < 5 {
+					return i, false
+				}
+				for _, h := range raw[i+1 : i+5] {
+					if !(h >= '0' && h <= '9' || h >= 'a' && h <= 'f' || h >= 'A' && h <= 'F') {
+						return i, false
+					}
+				}
+				i += 4
+			default:
+				return i, false
+			}
+		}
+	}
+	return i, false
+}
+
+// compactNumber reads the number at raw[i:] (-?(0|[1-9][0-9]*)(.[0-9]+)?
+// ([eE][+-]?[0-9]+)?) and returns the offset after it, or false.
+func compactNumber(raw []byte, i int) (int, bool) {
+	digits := func() bool {
+		start := i
+		for i < len(raw) && raw[i] >= '0' && raw[i] <= '9' {
+			i++
+		}
+		return i > start
+	}
+	if raw[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(raw) && raw[i] == '0':
+		i++
+	case !digits():
+		return i, false
+	}
+	if i < len(raw) && raw[i] == '.' {
+		if i++; !digits() {
+			return i, false
+		}
+	}
+	if i < len(raw) && (raw[i] == 'e' || raw[i] == 'E') {
+		if i++; i < len(raw) && (raw[i] == '+' || raw[i] == '-') {
+			i++
+		}
+		if !digits() {
+			return i, false
+		}
+	}
+	return i, true
+}
+
 // marshalCompact returns v as compact JSON, for MarshalJSON methods.
 func marshalCompact(v any) ([]byte, error) { return appendValue(nil, reflect.ValueOf(v)) }
 
@@ -169,6 +321,9 @@ func appendValue(b []byte, v reflect.Value) ([]byte, error) {
 		raw := v.Bytes()
 		if len(raw) == 0 {
 			return append(b, "null"...), nil
+		}
+		if isCompactJSON(raw) {
+			return append(b, raw...), nil // what json.Compact would give
 		}
 		buf := bytes.NewBuffer(b)
 		if err := json.Compact(buf, raw); err != nil {

@@ -3,8 +3,11 @@ package skillcat
 import (
 	"bytes"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strconv"
+	"strings"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -136,4 +139,81 @@ func TestEncodePlainHasEveryField(t *testing.T) {
 	var x SkillIndex
 	fill(reflect.ValueOf(&x).Elem(), "v")
 	checkPlain(t, &x, &x)
+}
+
+// checkCompactJSON fails when isCompactJSON takes raw and json.Compact
+// refuses it or changes it.
+func checkCompactJSON(t testing.TB, raw []byte) bool {
+	if !isCompactJSON(raw) {
+		return false
+	}
+	var b bytes.Buffer
+	if err := json.Compact(&b, raw); err != nil {
+		t.Fatalf("isCompactJSON takes %q, which json.Compact refuses: %v", raw, err)
+	}
+	if !bytes.Equal(b.Bytes(), raw) {
+		t.Fatalf("isCompactJSON takes %q, which json.Compact makes %q", raw, b.Bytes())
+	}
+	return true
+}
+
+// TestIsCompactJSON holds isCompactJSON to json.Compact on values it must
+// take (what AppendJSON writes), and on near misses it must leave to it.
+func TestIsCompactJSON(t *testing.T) {
+	for _, s := range []string{`{}`, `[]`, `""`, `0`, `-0.5e+10`, `1E3`, `true`, `false`, `null`, `"\u00e9\n\"\\\/\b\f\r\t"`,
+		`{"a":[1,{"b":null}],"c":"x y"}`, "\"\xff\xfe\"", `[[[]]]`, `{"":""}`} {
+		if !checkCompactJSON(t, []byte(s)) {
+			t.Errorf("isCompactJSON declines %q", s)
+		}
+	}
+	for _, s := range []string{``, ` 1`, `1 `, `{ }`, `[1, 2]`, `{"a": 1}`, `01`, `1.`, `.5`, `1e`, `-`, `+1`, `tru`, `nul`, `"a`, `"\x"`,
+		`"\u12"`, `"\u12g4"`, "\"a\tb\"", `[1,]`, `{"a":1,}`, `{"a"}`, `{1:2}`, `[1]]`, `{}{}`, `NaN`, strings.Repeat("[", 600) + strings.Repeat("]", 600)} {
+		if checkCompactJSON(t, []byte(s)) {
+			t.Errorf("isCompactJSON takes %q", s)
+		}
+	}
+	files, _ := filepath.Glob("testdata/descriptor/*/*.json")
+	if len(files) == 0 {
+		t.Fatal("no descriptors in testdata/descriptor")
+	}
+	for _, name := range files {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		root, err := ParseJSON(data)
+		if err != nil || root.Kind != Object {
+			continue // an invalid one
+		}
+		for _, m := range root.Members {
+			if raw := m.Value.AppendJSON(nil); !checkCompactJSON(t, raw) {
+				t.Errorf("isCompactJSON declines what AppendJSON wrote: %q", raw)
+			}
+		}
+	}
+}
+
+// FuzzIsCompactJSON holds isCompactJSON to json.Compact on any input.
+func FuzzIsCompactJSON(f *testing.F) {
+	for _, s := range []string{`{"a":[1,{"b":null}],"c":"x y"}`, `[1, 2]`, `"\u00e9"`, `-0.5e+10`, `01`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, raw []byte) { checkCompactJSON(t, raw) })
+}
+
+// TestIndentJSONIsJSONIndent holds IndentJSON to json.Indent: compact
+// values (indented by appendIndented), and others (by json.Indent itself),
+// invalid ones included, after what dst already holds.
+func TestIndentJSONIsJSONIndent(t *testing.T) {
+	for _, s := range []string{`{}`, `[]`, `{"a":[1,{"b":null,"c":[]}],"d":"x, y: {z}"}`, `[{"a":{}},[[]]]`, `"s"`, `1`,
+		`{"a": 1}`, ` [1, 2] `, `{"a":}`, `[1,]`, ``, `nul`} {
+		var got, want bytes.Buffer
+		got.WriteString("> ")
+		want.WriteString("> ")
+		gotErr := IndentJSON(&got, []byte(s))
+		wantErr := json.Indent(&want, []byte(s), "", "  ")
+		if (gotErr == nil) != (wantErr == nil) || gotErr == nil && got.String() != want.String() {
+			t.Errorf("IndentJSON(%q) = %q, %v; json.Indent gives %q, %v", s, got.String(), gotErr, want.String(), wantErr)
+		}
+	}
 }

@@ -1,6 +1,7 @@
 package skillcat
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"sort"
@@ -271,6 +272,7 @@ type Source struct {
 	Data []byte
 
 	lineStarts []int
+	positions  int // OffsetPosition's calls
 }
 
 // Position returns the 1-based line and column of n in the source. A node
@@ -286,8 +288,15 @@ func (s *Source) Position(n *Node) (line, col int) {
 }
 
 // OffsetPosition returns the 1-based line and column of a byte offset, the
-// column counted in Unicode code points.
+// column counted in Unicode code points. The first position of a source
+// (often its only one: a valid source's id) is counted directly; from the
+// second on, the starts of its lines are kept.
 func (s *Source) OffsetPosition(off int) (line, col int) {
+	off = min(max(off, 0), len(s.Data))
+	if s.positions++; s.positions == 1 {
+		start := bytes.LastIndexByte(s.Data[:off], '\n') + 1
+		return bytes.Count(s.Data[:start], []byte("\n")) + 1, utf8.RuneCount(s.Data[start:off]) + 1
+	}
 	if s.lineStarts == nil {
 		s.lineStarts = []int{0}
 		for i, c := range s.Data {
@@ -296,7 +305,6 @@ func (s *Source) OffsetPosition(off int) (line, col int) {
 			}
 		}
 	}
-	off = min(max(off, 0), len(s.Data))
 	l := sort.Search(len(s.lineStarts), func(i int) bool { return s.lineStarts[i] > off }) - 1
 	return l + 1, utf8.RuneCount(s.Data[s.lineStarts[l]:off]) + 1
 }

@@ -968,3 +968,20 @@ func TestSchemaTooLarge(t *testing.T) {
 		t.Fatalf("got %v, want the too-large violation", err)
 	}
 }
+
+// TestOffsetPositionFirstIsKept holds the first position of a source,
+// counted directly, to the ones counted from its kept line starts.
+func TestOffsetPositionFirstIsKept(t *testing.T) {
+	for _, data := range []string{"", "a", "\n", "a\nb", "{\n  \"id\": \"é\",\n\n  \"x\": 1\n}\n", "ü\nß\r\n日本語\n"} {
+		kept := &skillcat.Source{Data: []byte(data)}
+		kept.OffsetPosition(0) // from now on, by the line starts
+		for off := -1; off <= len(data)+1; off++ {
+			first := &skillcat.Source{Data: []byte(data)}
+			line, col := first.OffsetPosition(off)
+			wantLine, wantCol := kept.OffsetPosition(off)
+			if line != wantLine || col != wantCol {
+				t.Errorf("%q at %d: first position %d:%d, kept line starts give %d:%d", data, off, line, col, wantLine, wantCol)
+			}
+		}
+	}
+}

@@ -390,7 +390,7 @@ func fencedJSON(b *bytes.Buffer, raw json.RawMessage) error {
 	f := fenceOf(raw)
 	b.WriteString(f)
 	b.WriteString("json\n")
-	if err := json.Indent(b, raw, "", "  "); err != nil {
+	if err := skillcat.IndentJSON(b, raw); err != nil {
 		return err
 	}
 	b.WriteByte('\n')
