@@ -27,6 +27,7 @@ import (
 	"fmt"
 	htmltemplate "html/template"
 	"io/fs"
+	"maps"
 	"net/url"
 	"os"
 	"path"
@@ -314,7 +315,7 @@ func build(ctx context.Context, cfg Config, cache *store.CacheTx, sources func()
 			if ok {
 				prev, _ = prevOf()
 				site, _ := readSite(cfg.Content, func(p string) string { return p })
-				res.Output = statOutput(prev)
+				res.Output = statOutput(maps.All(prev))
 				res.HostWarnings = hostWarnings(cfg, site, res.Output)
 			} else {
 				prevOf()
@@ -460,7 +461,7 @@ func build(ctx context.Context, cfg Config, cache *store.CacheTx, sources func()
 	// The site is measured (a pass over every file's record) beside the
 	// cache's update, which only reads the same records.
 	measured := make(chan OutputStats, 1)
-	go func() { measured <- statOutput(o.records) }()
+	go func() { measured <- statOutput(o.records.all()) }()
 	if cache != nil {
 		if err := recordBuild(ctx, cache, o, keys, cat, res); err != nil {
 			cache.Rollback() // the site is built; the next build starts cold

@@ -330,7 +330,7 @@ func upToDate(ctx context.Context, cfg Config, cache *store.CacheTx, keys buildK
 func recordBuild(ctx context.Context, cache *store.CacheTx, o *output, keys buildKeys, cat *catalog, res *Result) error {
 	// With a previous record (the one this build read), only the buckets
 	// of the rows that differ from it are written.
-	if err := cache.SetOutputs(ctx, o.records, o.prev); err != nil {
+	if err := cache.SetOutputs(ctx, o.records.asMap(), o.prev); err != nil {
 		return err
 	}
 	warnings, err := json.Marshal(res.Warnings)

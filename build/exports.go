@@ -701,6 +701,6 @@ func (o *output) previous(path string) []byte {
 func (o *output) recorded(path string) (store.CachedOutput, bool) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	rec, ok := o.records[path]
+	rec, ok := o.records.get(path)
 	return rec, ok
 }

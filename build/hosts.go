@@ -2,6 +2,7 @@ package build
 
 import (
 	"fmt"
+	"iter"
 	"path"
 	"sort"
 	"strings"
@@ -73,7 +74,7 @@ type OutputStats struct {
 }
 
 // statOutput measures a site from the records of its files.
-func statOutput(records map[string]store.CachedOutput) OutputStats {
+func statOutput(records iter.Seq2[string, store.CachedOutput]) OutputStats {
 	var st OutputStats
 	perDir := map[string]int{}
 	for p, rec := range records {

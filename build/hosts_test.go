@@ -3,6 +3,7 @@ package build
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"strconv"
 	"strings"
 	"testing"
@@ -18,7 +19,7 @@ func TestHostLimits(t *testing.T) {
 		add("skills/s"+strings.Repeat("x", i%3)+"/"+string(rune('a'+i%26))+"-"+strconv.Itoa(i)+".html", 10)
 	}
 	add("catalog.sqlite", 30<<20)
-	st := statOutput(files)
+	st := statOutput(maps.All(files))
 	if st.Files != 20002 || st.Largest != "catalog.sqlite" || st.LargestBytes != 30<<20 {
 		t.Fatalf("stats: got %+v", st)
 	}
@@ -52,7 +53,7 @@ func TestHostLimits(t *testing.T) {
 		add("flat/"+strconv.Itoa(i), 1)
 	}
 	h, _ := LookupHost("netlify")
-	if got := h.check(statOutput(files), 10); len(got) != 1 || !strings.Contains(got[0], "/flat holds 54001 files") {
+	if got := h.check(statOutput(maps.All(files)), 10); len(got) != 1 || !strings.Contains(got[0], "/flat holds 54001 files") {
 		t.Errorf("netlify: got %q, want the folder /flat named", got)
 	}
 	h, _ = LookupHost("cloudflare-pages-paid")

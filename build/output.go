@@ -53,11 +53,11 @@ type output struct {
 	inPlace bool                          // the tree is moved into out file by file
 	prev    map[string]store.CachedOutput // the previous build's files, or nil
 	mu      sync.Mutex
-	records map[string]store.CachedOutput // every file of the new tree
-	dirs    sync.Map                      // made from the spare: the folders made or kept
-	mkdirMu sync.Mutex                    // made from the spare: one folder made at a time
-	made    []string                      // made from scratch, when cfg.Time is set: the folders made
-	shared  sync.Map                      // made from scratch: folders found to exist, each of more than one file
+	records records    // every file of the new tree
+	dirs    sync.Map   // made from the spare: the folders made or kept
+	mkdirMu sync.Mutex // made from the spare: one folder made at a time
+	made    []string   // made from scratch, when cfg.Time is set: the folders made
+	shared  sync.Map   // made from scratch: folders found to exist, each of more than one file
 	written int
 	done    bool
 	track   bool // the identity of each file is noted for the next build (a rebuild cache)
@@ -99,7 +99,7 @@ func newOutput(cfg Config, prev map[string]store.CachedOutput) (*output, error) 
 		return nil, err
 	}
 	removeStale(parent, "."+filepath.Base(out)+newTreeMark, "."+filepath.Base(out)+legacyStaged)
-	o := &output{cfg: cfg, out: out, prev: prev, records: map[string]store.CachedOutput{}, touched: map[string]bool{}}
+	o := &output{cfg: cfg, out: out, prev: prev, records: newRecords(), touched: map[string]bool{}}
 	at, pattern := parent, "."+filepath.Base(out)+newTreeMark
 	if info, err := os.Stat(out); err == nil && info.IsDir() {
 		removeStale(out, inPlaceTree)
@@ -236,7 +236,7 @@ func (o *output) fresh(path, key string) bool {
 	}
 	k := outputKey(key)
 	o.mu.Lock()
-	done, ok := o.records[path]
+	done, ok := o.records.get(path)
 	o.mu.Unlock()
 	if ok {
 		return done.Key == k
@@ -267,7 +267,7 @@ func outputKey(key string) store.Digest {
 
 func (o *output) record(path string, rec store.CachedOutput) {
 	o.mu.Lock()
-	o.records[path] = rec
+	o.records.set(path, rec)
 	o.mu.Unlock()
 }
 
@@ -321,7 +321,7 @@ func (o *output) prepare(path string) (string, error) {
 // cfg.Time is).
 func (o *output) wrote(path string, rec store.CachedOutput) {
 	o.mu.Lock()
-	o.records[path] = rec
+	o.records.set(path, rec)
 	o.written++
 	o.mu.Unlock()
 }
@@ -642,7 +642,7 @@ func (o *output) settle() {
 		return
 	}
 	var paths []string
-	for p, rec := range o.records {
+	for p, rec := range o.records.all() {
 		if !kept || rec.Stat == (store.FileID{}) {
 			paths = append(paths, p) // linked or written: its identity is new
 		}
@@ -653,9 +653,9 @@ func (o *output) settle() {
 		return nil
 	})
 	for i, p := range paths {
-		rec := o.records[p]
+		rec, _ := o.records.get(p)
 		rec.Stat = ids[i]
-		o.records[p] = rec
+		o.records.set(p, rec)
 	}
 }
 
@@ -689,8 +689,8 @@ func removeTree(dir string) {
 // makes. It does not stop for a cancelled context. moved counts the files
 // moved in, or removed, before an error.
 func (o *output) moveIn() (moved int, err error) {
-	paths := make([]string, 0, len(o.records))
-	for p := range o.records {
+	paths := make([]string, 0, o.records.len())
+	for p := range o.records.all() {
 		paths = append(paths, p)
 	}
 	sort.Slice(paths, func(i, j int) bool {
@@ -774,7 +774,7 @@ func (o *output) removeOthers() error {
 		rel = filepath.ToSlash(rel)
 		if d.IsDir() {
 			dirs = append(dirs, p)
-		} else if _, ok := o.records[rel]; !ok {
+		} else if _, ok := o.records.get(rel); !ok {
 			files = append(files, p)
 		}
 		return nil
