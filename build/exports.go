@@ -3,7 +3,6 @@ package build
 import (
 	"context"
 	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -103,14 +102,17 @@ type exportRun struct {
 	listed   []store.Row
 	o        *output
 	keys     buildKeys
-	at       map[string]int    // index in listed by id
-	names    map[string]string // Agent Skills name by id
-	key      string            // what every aggregate document depends on
-	needFull bool              // llms-full.txt is stale
-	needAPIs bool              // the API catalog is on: its skills' endpoints are gathered
-	entries  []agentskills.Entry
-	llms     llmstxt.File
-	full     *fullStream // llms-full.txt, when stale
+	at       map[string]int // index in listed by id
+	names    []string       // Agent Skills name by listing index
+	key      string         // what every aggregate document depends on
+	needFull bool           // llms-full.txt is stale
+	needAPIs bool           // the API catalog is on: its skills' endpoints are gathered
+	// mdHash is each SKILL.md's SHA-256 by listing index: the index's
+	// entries, and llms.txt, are made only when finish writes them, so
+	// that a large catalog's render does not carry them (~300,000
+	// strings at 100,000 skills) for the collector to mark.
+	mdHash []store.Digest
+	full   *fullStream // llms-full.txt, when stale
 	// endpoints are the api skills' endpoint URLs by listing index, for a
 	// stale API catalog; known are those the previous build kept, by
 	// descriptor digest.
@@ -227,14 +229,17 @@ func newExportRun(ctx context.Context, r routes, cat *catalog, listed []store.Ro
 		ids[i] = s.ID
 		x.at[s.ID] = i
 	}
-	x.names = agentskills.Names(ids)
+	names := agentskills.Names(ids)
+	x.names = make([]string, len(listed))
+	for i, id := range ids {
+		x.names[i] = names[id]
+	}
 	// What every aggregate document depends on: the site and the listing
 	// (ids, names, summaries, descriptor digests).
 	x.key = keys.site + " " + keys.listed
 	x.needFull = on.LLMsTxt && !o.fresh(r.llmsFull(), x.key)
 	x.needAPIs = on.APICatalog
-	x.entries = make([]agentskills.Entry, len(listed))
-	x.llms = llmsFile(r, x.site, listed, x.names)
+	x.mdHash = make([]store.Digest, len(listed))
 	if err := x.keepParts(); err != nil {
 		return nil, err
 	}
@@ -243,7 +248,7 @@ func newExportRun(ctx context.Context, r routes, cat *catalog, listed []store.Ro
 		if err != nil {
 			return nil, err
 		}
-		x.full = &fullStream{file: file, w: llmstxt.NewFullWriter(file, x.llms), early: map[int][]byte{},
+		x.full = &fullStream{file: file, w: llmstxt.NewFullWriter(file, llmsHead(x.site)), early: map[int][]byte{},
 			kept: make([]span, len(listed)), digest: make([]string, len(listed))}
 		for i := range listed {
 			x.full.digest[i] = listed[i].Digest
@@ -369,10 +374,10 @@ func (x *exportRun) wants(id string) (i int, need, mdFresh bool, err error) {
 		return 0, false, false, fmt.Errorf("skill %q: not in the listing", id)
 	}
 	e := &x.listed[i]
-	md := x.r.skillMD(x.names[id])
-	mdFresh = x.on.AgentSkills && x.o.fresh(md, mdKey(x.keys, e, x.names[id]))
+	md := x.r.skillMD(x.names[i])
+	mdFresh = x.on.AgentSkills && x.o.fresh(md, mdKey(x.keys, e, x.names[i]))
 	if mdFresh {
-		x.entries[i].Digest = "sha256:" + x.o.prev[md].Hash.String()
+		x.mdHash[i] = x.o.prev[md].Hash
 	}
 	needFull := x.needFull
 	if needFull && x.full.old != nil {
@@ -396,7 +401,7 @@ func (x *exportRun) wants(id string) (i int, need, mdFresh bool, err error) {
 // descriptor need not be decoded unless the API catalog wants it.
 func (x *exportRun) one(i int, decode func() (*skillcat.SkillDescriptor, error), mdFresh bool) error {
 	r, o, e := x.r, x.o, &x.listed[i]
-	name := x.names[e.ID]
+	name := x.names[i]
 	md := r.skillMD(name)
 	s := &agentskills.Skill{Name: name, Summary: e.Summary, Digest: e.Digest}
 	needMD := x.on.AgentSkills && !mdFresh
@@ -422,8 +427,7 @@ func (x *exportRun) one(i int, decode func() (*skillcat.SkillDescriptor, error),
 	if needMD {
 		s.DescriptorURL, s.PageURL = r.published(md, r.descriptor(e.ID)), r.published(md, r.skillPage(e.ID))
 		doc := agentskills.DocumentWith(s, ins)
-		sum := sha256.Sum256(doc)
-		x.entries[i].Digest = "sha256:" + hex.EncodeToString(sum[:])
+		x.mdHash[i] = sha256.Sum256(doc)
 		if err := o.write(md, doc, mdKey(x.keys, e, name)); err != nil {
 			return err
 		}
@@ -446,12 +450,13 @@ func (x *exportRun) one(i int, decode func() (*skillcat.SkillDescriptor, error),
 func (x *exportRun) finish() error {
 	r, o, listed, names, key := x.r, x.o, x.listed, x.names, x.key
 	if x.on.AgentSkills {
-		entries := x.entries
+		entries := make([]agentskills.Entry, len(listed))
 		for i, s := range listed {
-			entries[i].Name = names[s.ID]
+			entries[i].Name = names[i]
 			entries[i].Type = agentskills.TypeSkillMD
 			entries[i].Description = agentskills.Description(s.Summary, s.Name, s.ID, skillcat.CapabilityType(s.CapabilityType), s.ProviderName)
-			entries[i].URL = r.published(r.agentSkillsIndex(), r.skillMD(names[s.ID]))
+			entries[i].URL = r.published(r.agentSkillsIndex(), r.skillMD(names[i]))
+			entries[i].Digest = "sha256:" + x.mdHash[i].String()
 			entries[i].Version = s.Version
 		}
 		data, err := agentskills.EncodeIndex(entries)
@@ -468,7 +473,7 @@ func (x *exportRun) finish() error {
 		}
 	}
 	if x.on.LLMsTxt {
-		if err := o.write(r.llmsTxt(), llmstxt.Encode(x.llms), key); err != nil {
+		if err := o.write(r.llmsTxt(), llmstxt.Encode(llmsFile(r, x.site, listed, names)), key); err != nil {
 			return err
 		}
 	}
@@ -585,17 +590,15 @@ func apiOf(r routes, endpoint string, e *store.Row) apicatalog.API {
 // summary, a section per capability type listing each skill (its SKILL.md
 // when Agent Skills are published, its page otherwise), and the documents
 // for machines.
-func llmsFile(r routes, site Site, listed []store.Row, names map[string]string) llmstxt.File {
+// names are the Agent Skills names by listing index.
+func llmsFile(r routes, site Site, listed []store.Row, names []string) llmstxt.File {
 	from := r.llmsTxt()
-	f := llmstxt.File{Title: site.Title, Summary: site.Description}
-	if intro := firstText(site.IntroSource); intro != "" {
-		f.Summary, f.Details = intro, site.Description
-	}
+	f := llmsHead(site)
 	byType := map[string][]llmstxt.Link{}
-	for _, s := range listed {
+	for i, s := range listed {
 		to := r.skillPage(s.ID)
 		if site.Exports.AgentSkills {
-			to = r.skillMD(names[s.ID])
+			to = r.skillMD(names[i])
 		}
 		byType[s.CapabilityType] = append(byType[s.CapabilityType], llmstxt.Link{Name: s.Name, URL: r.published(from, to), Notes: s.Summary})
 	}
@@ -616,6 +619,16 @@ func llmsFile(r routes, site Site, listed []store.Row, names map[string]string) 
 		llmstxt.Link{Name: "Descriptor schema", URL: r.published(from, r.schema("skill-descriptor.schema.json")), Notes: "JSON Schema of a skill descriptor"},
 	)
 	f.Sections = append(f.Sections, llmstxt.Section{Name: "Machine-readable documents", Links: machine})
+	return f
+}
+
+// llmsHead is the head of the site's llms.txt and llms-full.txt: the
+// catalog's title, and its intro as the summary.
+func llmsHead(site Site) llmstxt.File {
+	f := llmstxt.File{Title: site.Title, Summary: site.Description}
+	if intro := firstText(site.IntroSource); intro != "" {
+		f.Summary, f.Details = intro, site.Description
+	}
 	return f
 }
 
