@@ -690,7 +690,13 @@ func load(ctx context.Context, cfg Config, cache *store.CacheTx, sources func() 
 	vs = append(vs, svs...)
 	vs = append(vs, site.checkLogo(display(SiteFile), templateFS(cfg))...)
 
-	cat := &catalog{site: site, sources: files}
+	cat := &catalog{site: site}
+	if cache != nil {
+		// Only the cache's record needs the sources after the load: a
+		// large catalog's list (~17 MB at 100,000) is not carried
+		// through render otherwise.
+		cat.sources = files
+	}
 	var err error
 	if cache != nil {
 		cat.db = cache.Index() // kept in the cache, brought up to date below
