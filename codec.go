@@ -82,8 +82,9 @@ func encode(v any) ([]byte, error) {
 }
 
 // compactBufs holds the buffers encode writes the compact form into
-// before indenting it, so that it allocates only its answer: grown by
-// doubling from nothing, they were most of an encoding's allocation.
+// before indenting it, so that it allocates only its answer (grown by
+// doubling from nothing, they were most of an encoding's allocation), and
+// those decodeValue writes a raw member into.
 var compactBufs = sync.Pool{New: func() any { return new([]byte) }}
 
 // maxCompactBuf is the largest buffer kept for the next encode.
@@ -442,7 +443,15 @@ func decodeValue(n *Node, v reflect.Value, path Path) error {
 		return fmt.Errorf("%s: must be %s; got %s", path.Field(), want, n.Kind)
 	}
 	if v.Type() == rawType {
-		v.SetBytes(n.AppendJSON(nil))
+		// Written into a pooled buffer and copied at its size: grown by
+		// doubling from nothing, a schema took eight allocations.
+		b := compactBufs.Get().(*[]byte)
+		raw := n.AppendJSON((*b)[:0])
+		v.SetBytes(bytes.Clone(raw))
+		if cap(raw) <= maxCompactBuf {
+			*b = raw[:0]
+			compactBufs.Put(b)
+		}
 		return nil
 	}
 	switch v.Kind() {
