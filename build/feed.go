@@ -306,11 +306,7 @@ func changeFeed(ctx context.Context, cfg Config, r routes, listed []store.Row, w
 		encoded[i] = skillcat.EncodeChanges(p)
 	}
 	if h == nil {
-		var firstPage []byte
-		if len(encoded) > 0 {
-			firstPage = encoded[0]
-		}
-		feed.Epoch = newEpoch(epoch, cfg.Time, firstPage)
+		feed.Epoch = newEpoch(epoch, cfg.Time, encoded)
 	} else {
 		feed.Epoch = h.feed.Epoch
 	}
@@ -416,12 +412,19 @@ func decodeFeedState(data string) (*feedState, error) {
 }
 
 // newEpoch names a new history: a digest of the history it replaces (if
-// any), the build's date and the first page, so that the same sources give
-// the same epoch and a reset never reuses the epoch it replaced.
-func newEpoch(previous string, t time.Time, firstPage []byte) string {
+// any), the build's date and every page, so that the same sources give
+// the same epoch, a reset never reuses the epoch it replaced, and two new
+// histories that differ in any page (not only the first: a deploy without
+// its previous feed and date) never share a page URL.
+func newEpoch(previous string, t time.Time, pages [][]byte) string {
 	h := sha256.New()
 	fmt.Fprintf(h, "skillcat changes\x00%s\x00%d\x00", previous, t.Unix())
-	h.Write(firstPage)
+	for i, p := range pages {
+		if i > 0 { // a page's JSON holds no NUL: the first alone hashes as before
+			fmt.Fprintf(h, "\x00%d\x00", len(p))
+		}
+		h.Write(p)
+	}
 	sum := hex.EncodeToString(h.Sum(nil))[:16]
 	if sum == previous {
 		sum = hex.EncodeToString(sha256.New().Sum([]byte(sum)))[:16]

@@ -281,3 +281,29 @@ func digest(data []byte) string {
 	sum := sha256.Sum256(data)
 	return "sha256:" + hex.EncodeToString(sum[:])
 }
+
+// TestNewHistoryNeverReusesPageURLs builds two catalogs that differ only
+// past the first page, each as a new history (no previous feed, no date,
+// as a deploy from a clean checkout does): a page URL the two share must
+// name the same bytes, since a CDN may cache changes/pages/* for good.
+func TestNewHistoryNeverReusesPageURLs(t *testing.T) {
+	defer build.SetPageSize(3)()
+	dir := t.TempDir()
+	state := map[string]feedSkill{"a.one": {version: "1.0.0"}, "b.two": {version: "1.0.0"}, "c.three": {version: "1.0.0"},
+		"d.four": {version: "1.0.0"}, "e.five": {version: "1.0.0"}}
+	var built []map[string][]byte
+	for i, v := range []string{"1.0.0", "1.1.0"} {
+		state["e.five"] = feedSkill{version: v}
+		out := filepath.Join(dir, fmt.Sprintf("public%d", i))
+		if _, err := build.Build(context.Background(), build.Config{Content: feedContent(state), Out: out}); err != nil {
+			t.Fatal(err)
+		}
+		_, _, pages := readFeed(t, out)
+		built = append(built, pages)
+	}
+	for url, data := range built[1] {
+		if before, ok := built[0][url]; ok && !bytes.Equal(before, data) {
+			t.Errorf("page URL %s names other bytes in two new histories:\n%s\n%s", url, before, data)
+		}
+	}
+}
