@@ -5,6 +5,7 @@ import (
 	"math/big"
 	"regexp"
 	"strconv"
+	"strings"
 	"sync"
 	"unicode/utf8"
 )
@@ -259,6 +260,21 @@ func numberKeywordAccepts(k string, kv any, v json.Number) bool {
 	default:
 		return true
 	}
+	if limit, ok := smallInt(kv); ok && limit != 0 {
+		if n, ok := smallInt(v); ok {
+			switch k {
+			case "minimum":
+				return n >= limit
+			case "maximum":
+				return n <= limit
+			case "exclusiveMinimum":
+				return n > limit
+			case "exclusiveMaximum":
+				return n < limit
+			}
+			return n%limit == 0
+		}
+	}
 	// A bound the library cannot read it ignores; here it is "not known".
 	limit, ok1 := numberRat(kv)
 	n, ok2 := numberRat(v)
@@ -502,6 +518,19 @@ func jsonEqual(a, b any) bool {
 		return ok1 && ok2 && ra.Cmp(rb) == 0
 	}
 	return a == b // nil, bool, string
+}
+
+// smallInt returns the value of v when it is a plain integer literal of
+// at most 15 digits, which compares as its big.Rat does without making
+// one (most bounds and examples are such integers).
+func smallInt(v any) (int64, bool) {
+	n, ok := v.(json.Number)
+	digits := strings.TrimPrefix(string(n), "-")
+	if !ok || digits == "" || len(digits) > 15 || strings.TrimLeft(digits, "0123456789") != "" {
+		return 0, false
+	}
+	i, err := strconv.ParseInt(string(n), 10, 64)
+	return i, err == nil
 }
 
 // numberRat returns a number's exact value, as the library reads it.

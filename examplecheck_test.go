@@ -3,6 +3,7 @@ package skillcat_test
 import (
 	"context"
 	"encoding/json"
+	"math/big"
 	"os"
 	"path/filepath"
 	"strings"
@@ -561,4 +562,37 @@ func FuzzExamplesValid(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		checkExamplesValid(t, data)
 	})
+}
+
+// TestNumberKeywordSmallInts holds numberKeywordAccepts on plain integers
+// (compared as int64) to the exact big.Rat comparison the others take.
+func TestNumberKeywordSmallInts(t *testing.T) {
+	nums := []string{"0", "-0", "1", "-1", "7", "21", "-21", "3", "999999999999999", "-999999999999999", "1000000000000000", "1.5", "2e1", "-3.0"}
+	for _, k := range []string{"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"} {
+		for _, limit := range nums {
+			for _, v := range nums {
+				l, _ := new(big.Rat).SetString(limit)
+				n, _ := new(big.Rat).SetString(v)
+				var want bool
+				switch k {
+				case "minimum":
+					want = n.Cmp(l) >= 0
+				case "maximum":
+					want = n.Cmp(l) <= 0
+				case "exclusiveMinimum":
+					want = n.Cmp(l) > 0
+				case "exclusiveMaximum":
+					want = n.Cmp(l) < 0
+				default:
+					if l.Sign() == 0 {
+						continue
+					}
+					want = new(big.Rat).Quo(n, l).IsInt()
+				}
+				if got := skillcat.NumberKeywordAccepts(k, json.Number(limit), json.Number(v)); got != want {
+					t.Errorf("%s %s, instance %s: %v, want %v", k, limit, v, got, want)
+				}
+			}
+		}
+	}
 }

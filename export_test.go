@@ -50,3 +50,6 @@ func QuickSchemaAccepts(doc, v any) (readable, accepts bool) {
 
 // ParseValues is parseValues.
 var ParseValues = parseValues
+
+// NumberKeywordAccepts is numberKeywordAccepts (examplecheck.go).
+var NumberKeywordAccepts = numberKeywordAccepts
