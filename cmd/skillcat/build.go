@@ -175,38 +175,26 @@ func unchanged(out string, err error) string {
 // would let the heap grow (three times the live heap), so that the
 // collector's work stays in proportion to the catalog; and above that the
 // live heap plus as much again, at most gcHeadroom, so that a catalog whose
-// live heap alone nears the budget is not collected over and over. While
-// three times the live heap is below the floor, the heap is collected only
-// at the floor (gcPercent: GOGC off), so that a catalog of 10,000 skills
-// (a live heap of at most ~40 MB) is collected ~18 times, not ~110. The
-// GOGC and GOMEMLIMIT environment variables, when set, win: with
-// GOMEMLIMIT alone, whose limit may be far above what a build needs, GOGC
-// is 200.
+// live heap alone nears the budget is not collected over and over. The
+// GOGC and GOMEMLIMIT environment variables, when set, win.
 func tuneGC(e *env) {
-	ownGOGC := e.getenv("GOGC") == ""
-	if e.getenv("GOMEMLIMIT") != "" {
-		if ownGOGC {
-			debug.SetGCPercent(200)
-		}
-		return
+	if e.getenv("GOGC") == "" {
+		debug.SetGCPercent(200)
 	}
-	if ownGOGC {
-		debug.SetGCPercent(gcPercent(0))
+	if e.getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(gcFloor)
+		go followLiveHeap()
 	}
-	debug.SetMemoryLimit(gcFloor)
-	go followLiveHeap(ownGOGC)
 }
 
 // gcFloor is the soft memory limit of a build whose live heap stays below
-// a third of it (a catalog of 10,000 skills, docs/performance.md: the
-// heap then fills it, for a peak RSS of ~185 MiB, a quarter of Hugo's
-// being ~208),
+// a third of it (a catalog of 10,000 skills, docs/performance.md),
 // gcBudget the most a build's limit grows to in proportion to its live
 // heap, and gcHeadroom the most a still larger build's limit lies above
 // its live heap: a catalog of 100,000 skills, whose live heap peaks near
 // 410 MiB at the end of render, so stays under 600 MiB of RSS.
 const (
-	gcFloor    = 144 << 20
+	gcFloor    = 160 << 20
 	gcBudget   = 540 << 20
 	gcHeadroom = 128 << 20
 )
@@ -216,32 +204,14 @@ func gcLimit(live int64) int64 {
 	return max(gcFloor, min(gcBudget, 3*live), live+min(live, gcHeadroom))
 }
 
-// gcPercent is GOGC for a live heap of live bytes: off while three times
-// it is below gcFloor, where the limit alone (gcLimit) says when to
-// collect; 200 above.
-func gcPercent(live int64) int {
-	if 3*live < gcFloor {
-		return -1
-	}
-	return 200
-}
-
 // followLiveHeap keeps the soft memory limit at gcLimit of the live heap
-// the last collection found, and GOGC at its gcPercent when percent is
-// the build's to set, for the life of the process.
-func followLiveHeap(percent bool) {
+// the last collection found, for the life of the process.
+func followLiveHeap() {
 	live := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
-	gogc := gcPercent(0)
 	for range time.Tick(20 * time.Millisecond) {
 		metrics.Read(live)
-		if live[0].Value.Kind() != metrics.KindUint64 {
-			continue
-		}
-		l := int64(live[0].Value.Uint64())
-		debug.SetMemoryLimit(gcLimit(l))
-		if p := gcPercent(l); percent && p != gogc {
-			debug.SetGCPercent(p)
-			gogc = p
+		if live[0].Value.Kind() == metrics.KindUint64 {
+			debug.SetMemoryLimit(gcLimit(int64(live[0].Value.Uint64())))
 		}
 	}
 }

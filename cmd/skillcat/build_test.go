@@ -9,7 +9,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 	"slices"
 	"strings"
 	"testing"
@@ -697,46 +696,5 @@ func TestGCLimit(t *testing.T) {
 				t.Errorf("gcLimit(%d MiB) = %d MiB, want %d MiB", c.live/mib, got/mib, c.want/mib)
 			}
 		})
-	}
-}
-
-// TestTuneGCPercent holds tuneGC to its rule for GOGC: gcPercent's when
-// the build sets the memory limit itself (off at the start), 200 under a
-// user's GOMEMLIMIT, and a user's GOGC left as it is.
-func TestTuneGCPercent(t *testing.T) {
-	defer debug.SetGCPercent(debug.SetGCPercent(100))
-	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1))
-	for _, c := range []struct {
-		name    string
-		environ map[string]string
-		want    int
-	}{
-		{"UsersGOGC", map[string]string{"GOGC": "123"}, 123},
-		{"UsersGOGCAndLimit", map[string]string{"GOGC": "123", "GOMEMLIMIT": "1GiB"}, 123},
-		{"UsersLimit", map[string]string{"GOMEMLIMIT": "1GiB"}, 200},
-		{"Neither", map[string]string{}, -1},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			debug.SetGCPercent(123)
-			tuneGC(&env{getenv: func(k string) string { return c.environ[k] }})
-			if got := debug.SetGCPercent(123); got != c.want {
-				t.Errorf("GOGC after tuneGC = %d, want %d", got, c.want)
-			}
-		})
-	}
-}
-
-func TestGCPercent(t *testing.T) {
-	const mib = 1 << 20
-	for _, c := range []struct {
-		live int64
-		want int
-	}{
-		{0, -1}, {40 * mib, -1}, {gcFloor/3 - 1, -1}, // the floor alone says when
-		{gcFloor/3 + 1, 200}, {100 * mib, 200}, {2000 * mib, 200},
-	} {
-		if got := gcPercent(c.live); got != c.want {
-			t.Errorf("gcPercent(%d MiB) = %d, want %d", c.live/mib, got, c.want)
-		}
 	}
 }
