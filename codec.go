@@ -74,10 +74,7 @@ func encode(v any) ([]byte, error) {
 		out = appendIndented(make([]byte, 0, len(compact)*3/2+1), compact)
 		out = append(out, '\n')
 	}
-	if cap(compact) <= maxCompactBuf {
-		*b = compact[:0]
-		compactBufs.Put(b)
-	}
+	putCompactBuf(b, compact)
 	return out, err
 }
 
@@ -89,6 +86,15 @@ var compactBufs = sync.Pool{New: func() any { return new([]byte) }}
 
 // maxCompactBuf is the largest buffer kept for the next encode.
 const maxCompactBuf = 1 << 20
+
+// putCompactBuf gives b back to compactBufs holding used, what was written
+// into it (and may have grown it), unless used outgrew maxCompactBuf.
+func putCompactBuf(b *[]byte, used []byte) {
+	if cap(used) <= maxCompactBuf {
+		*b = used[:0]
+		compactBufs.Put(b)
+	}
+}
 
 // appendIndented appends src, compact JSON as appendValue writes it (no
 // white space outside strings), indented as json.Indent(dst, src, "", "  ")
@@ -448,10 +454,7 @@ func decodeValue(n *Node, v reflect.Value, path Path) error {
 		b := compactBufs.Get().(*[]byte)
 		raw := n.AppendJSON((*b)[:0])
 		v.SetBytes(bytes.Clone(raw))
-		if cap(raw) <= maxCompactBuf {
-			*b = raw[:0]
-			compactBufs.Put(b)
-		}
+		putCompactBuf(b, raw)
 		return nil
 	}
 	switch v.Kind() {
@@ -472,7 +475,7 @@ func decodeValue(n *Node, v reflect.Value, path Path) error {
 		}
 		s := reflect.MakeSlice(v.Type(), len(n.Items), len(n.Items))
 		for i, it := range n.Items {
-			if err := decodeValue(it, s.Index(i), append(path, Step{Index: i, IsIndex: true})); err != nil {
+			if err := decodeValue(it, s.Index(i), path.stepItem(i)); err != nil {
 				return err
 			}
 		}
@@ -484,7 +487,7 @@ func decodeValue(n *Node, v reflect.Value, path Path) error {
 		m := reflect.MakeMapWithSize(v.Type(), len(n.Members))
 		for _, mem := range n.Members {
 			e := reflect.New(v.Type().Elem()).Elem()
-			if err := decodeValue(mem.Value, e, append(path, Step{Name: mem.Name})); err != nil {
+			if err := decodeValue(mem.Value, e, path.stepMember(mem.Name)); err != nil {
 				return err
 			}
 			m.SetMapIndex(reflect.ValueOf(mem.Name).Convert(v.Type().Key()), e)
@@ -498,7 +501,7 @@ func decodeValue(n *Node, v reflect.Value, path Path) error {
 		var extra Extra
 		for _, mem := range n.Members {
 			if i, ok := si.byName[mem.Name]; ok {
-				if err := decodeValue(mem.Value, v.Field(i), append(path, Step{Name: mem.Name})); err != nil {
+				if err := decodeValue(mem.Value, v.Field(i), path.stepMember(mem.Name)); err != nil {
 					return err
 				}
 				continue

@@ -310,13 +310,13 @@ func duplicateMembers(src *Source, n *Node, path Path) Violations {
 				vs = append(vs, src.violation(m.Key, path.Member(m.Name), "member "+string(appendString(nil, m.Name))+" appears more than once in this object"))
 			}
 			if m.Value.Kind == Object || m.Value.Kind == Array {
-				vs = append(vs, duplicateMembers(src, m.Value, append(path, Step{Name: m.Name}))...)
+				vs = append(vs, duplicateMembers(src, m.Value, path.stepMember(m.Name))...)
 			}
 		}
 	case Array:
 		for i, it := range n.Items {
 			if it.Kind == Object || it.Kind == Array {
-				vs = append(vs, duplicateMembers(src, it, append(path, Step{Index: i, IsIndex: true}))...)
+				vs = append(vs, duplicateMembers(src, it, path.stepItem(i))...)
 			}
 		}
 	}

@@ -141,7 +141,7 @@ func lintDescriptor(src *Source, root *Node) Violations {
 	vs := lintMembers(src, root, descriptorKind)
 	for _, member := range []string{"inputs", "output"} {
 		if n := root.Get(member); n != nil && n.Kind == Object && knownDialect(n) {
-			vs = append(vs, schemaKeywords(src, n, append(walkPath(), Step{Name: member}))...)
+			vs = append(vs, schemaKeywords(src, n, walkPath().stepMember(member))...)
 		}
 	}
 	vs = append(vs, placeholders(src, root)...)
@@ -171,11 +171,11 @@ func unknownMembers(src *Source, n *Node, path Path, s *shape, k *docKind) Viola
 	switch {
 	case s.each != nil && n.Kind == Array:
 		for i, it := range n.Items {
-			vs = append(vs, unknownMembers(src, it, append(path, Step{Index: i, IsIndex: true}), s.each, k)...)
+			vs = append(vs, unknownMembers(src, it, path.stepItem(i), s.each, k)...)
 		}
 	case s.members != nil && n.Kind == Object:
 		for _, m := range n.Members {
-			p := append(path, Step{Name: m.Name})
+			p := path.stepMember(m.Name)
 			if sub, ok := s.members[m.Name]; ok {
 				vs = append(vs, unknownMembers(src, m.Value, p, sub, k)...)
 				continue
@@ -292,16 +292,16 @@ func schemaKeywords(src *Source, n *Node, path Path) Violations {
 		// subschemas nor unknown.
 		switch {
 		case isKnown(m.Name, schemaValued):
-			sub(m.Value, append(path, Step{Name: m.Name}))
+			sub(m.Value, path.stepMember(m.Name))
 		case isKnown(m.Name, schemaArrays):
-			p := append(path, Step{Name: m.Name})
+			p := path.stepMember(m.Name)
 			for i, it := range m.Value.Items {
-				sub(it, append(p, Step{Index: i, IsIndex: true}))
+				sub(it, p.stepItem(i))
 			}
 		case isKnown(m.Name, schemaMaps) || m.Name == "definitions":
-			p := append(path, Step{Name: m.Name})
+			p := path.stepMember(m.Name)
 			for _, mm := range m.Value.Members {
-				sub(mm.Value, append(p, Step{Name: mm.Name}))
+				sub(mm.Value, p.stepMember(mm.Name))
 			}
 		}
 		if isSchemaKeyword(m.Name) || strings.HasPrefix(m.Name, "x-") {

@@ -172,19 +172,24 @@ func Members(names ...string) Path {
 }
 
 // Member returns p followed by the member name; p itself is unchanged.
-func (p Path) Member(name string) Path {
-	return append(p[:len(p):len(p)], Step{Name: name})
-}
+func (p Path) Member(name string) Path { return p[:len(p):len(p)].stepMember(name) }
 
 // walkPath is an empty Path with room for a walk's steps: a walk that
 // reads its paths only to phrase a violation while it is at a node, and
-// never keeps one, appends each step in place (siblings overwrite one
-// another's), so that it allocates no path of its own up to this depth.
+// never keeps one, appends each step in place (stepMember, stepItem:
+// siblings overwrite one another's), so that it allocates no path of its
+// own up to this depth.
 func walkPath() Path { return make(Path, 0, 16) }
+
+// stepMember and stepItem return p followed by the member name or the
+// array index i, written in p's own room when it has some: a walk's step
+// (walkPath), which p's other children overwrite.
+func (p Path) stepMember(name string) Path { return append(p, Step{Name: name}) }
+func (p Path) stepItem(i int) Path         { return append(p, Step{Index: i, IsIndex: true}) }
 
 // Item returns p followed by the array index i; p itself is unchanged.
 func (p Path) Item(i int) Path {
-	return append(p[:len(p):len(p)], Step{Index: i, IsIndex: true})
+	return p[:len(p):len(p)].stepItem(i)
 }
 
 // Token returns the step as a JSON Pointer reference token, unescaped.

@@ -285,10 +285,14 @@ func changeFeed(ctx context.Context, cfg Config, r routes, listed []store.Row, w
 			pending = append(append([]skillcat.ChangeEvent(nil), events[last.From-first:]...), fresh...)
 		}
 	}
-	var made []skillcat.ChangePage
+	// The new pages' bytes first: a new history's epoch, which names
+	// them, digests them all.
+	var encoded [][]byte
+	var ranges [][2]int64
 	for len(pending) > 0 {
 		k := min(int64(len(pending)), pageSize)
-		made = append(made, skillcat.ChangePage{Events: pending[:k]})
+		encoded = append(encoded, skillcat.EncodeChanges(skillcat.ChangePage{Events: pending[:k]}))
+		ranges = append(ranges, [2]int64{pending[0].Seq, pending[k-1].Seq})
 		pending = pending[k:]
 	}
 	feed := skillcat.ChangeFeed{Latest: seq, Pages: []skillcat.ChangePageRef{}}
@@ -301,18 +305,14 @@ func changeFeed(ctx context.Context, cfg Config, r routes, listed []store.Row, w
 		file, _ := pageFile(r, refs[i].URL)
 		page(file, refs[i].From, refs[i].To, pages[i])
 	}
-	encoded := make([][]byte, len(made))
-	for i, p := range made {
-		encoded[i] = skillcat.EncodeChanges(p)
-	}
 	if h == nil {
 		feed.Epoch = newEpoch(epoch, cfg.Time, encoded)
 	} else {
 		feed.Epoch = h.feed.Epoch
 	}
-	for i, p := range made {
-		from, to := p.Events[0].Seq, p.Events[len(p.Events)-1].Seq
-		page(r.changePage(feed.Epoch, from, to), from, to, encoded[i])
+	for i, data := range encoded {
+		from, to := ranges[i][0], ranges[i][1]
+		page(r.changePage(feed.Epoch, from, to), from, to, data)
 	}
 	doc := skillcat.EncodeChanges(feed)
 	files = append(files, File{Path: r.changes(), Data: doc})
