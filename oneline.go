@@ -8,28 +8,63 @@ import (
 
 // OneLine collapses white space, line breaks included, into single spaces,
 // as a field of a one-line format (a SKILL.md description, an llms.txt
-// entry) must be written.
+// entry) must be written, and writes every other control character as
+// Printable does.
 func OneLine(s string) string {
 	if isOneLine(s) {
 		return s
 	}
-	return strings.Join(strings.Fields(s), " ")
+	return Printable(strings.Join(strings.Fields(s), " "))
+}
+
+// Printable writes each control character of s but tab, line feed and
+// carriage return (NUL, ESC, DEL, the C1 controls) as U+FFFD, as
+// CommonMark does with NUL: a text document (SKILL.md, llms.txt) has no
+// escape for one, and a terminal showing the file would obey an ESC.
+func Printable(s string) string {
+	if !hasControl(s) {
+		return s
+	}
+	return strings.Map(func(r rune) rune {
+		if isControl(r) {
+			return utf8.RuneError
+		}
+		return r
+	}, s)
+}
+
+// hasControl reports whether s holds a control character that Printable
+// replaces.
+func hasControl(s string) bool {
+	for _, r := range s {
+		if isControl(r) {
+			return true
+		}
+	}
+	return false
+}
+
+// isControl reports whether r is a control character other than tab,
+// line feed and carriage return.
+func isControl(r rune) bool {
+	return unicode.IsControl(r) && r != '\t' && r != '\n' && r != '\r'
 }
 
 // isOneLine reports whether s has no white space but single spaces
-// between words, so that OneLine would give it back as it is.
+// between words and no control character, so that OneLine would give it
+// back as it is.
 func isOneLine(s string) bool {
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c >= utf8.RuneSelf {
 			r, n := utf8.DecodeRuneInString(s[i:])
-			if unicode.IsSpace(r) {
+			if unicode.IsSpace(r) || isControl(r) {
 				return false
 			}
 			i += n
 			continue
 		}
-		if c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r' || c == ' ' && (i == 0 || i == len(s)-1 || s[i+1] == ' ') {
+		if c < 0x20 || c == 0x7f || c == ' ' && (i == 0 || i == len(s)-1 || s[i+1] == ' ') {
 			return false
 		}
 		i++

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 	"unicode/utf16"
+	"unicode/utf8"
 
 	skillcat "github.com/skillcat/skillcat"
 )
@@ -39,10 +40,24 @@ const maxCompatibility = 500
 func Description(summary, name, id string, t skillcat.CapabilityType, provider string) string {
 	what := skillcat.OneLine(summary)
 	if what == "" {
-		what = skillcat.OneLine(name) + "."
+		what = skillcat.OneLine(name)
 	}
+	what = sentence(what)
 	when := fmt.Sprintf("Use it to call %s, the %s skill %s of %s, over HTTP.", skillcat.OneLine(name), typeWord(t), id, skillcat.OneLine(provider))
 	return clamp(what+" "+when, MaxDescription)
+}
+
+// sentence ends s with a full stop unless it already ends a sentence
+// (with ".", "!", "?", "…" or ":", perhaps inside closing quotes or
+// brackets), so that the sentence after it does not run on: a summary
+// such as "Price Estimates", common in imported documents, would read
+// "Price Estimates Use it to call …".
+func sentence(s string) string {
+	last, _ := utf8.DecodeLastRuneInString(strings.TrimRight(s, `"')]}»”’`))
+	if last == utf8.RuneError || strings.ContainsRune(".!?…:", last) {
+		return s
+	}
+	return s + "."
 }
 
 // clamp cuts s at a word boundary so that it is at most n code units in
@@ -326,7 +341,7 @@ func writeAuth(b *bytes.Buffer, a skillcat.Auth) {
 		}
 	case skillcat.AuthCustom:
 		b.WriteString("As the provider describes:\n\n")
-		for _, line := range strings.Split(strings.TrimSpace(a.Instructions), "\n") {
+		for _, line := range strings.Split(skillcat.Printable(strings.TrimSpace(a.Instructions)), "\n") {
 			b.WriteString(strings.TrimRight("> "+line, " ") + "\n")
 		}
 		b.WriteString("\n")
@@ -436,6 +451,7 @@ func hasBody(method string) bool { return method != "GET" && method != "DELETE" 
 // code writes s as a Markdown code span, with a fence of backticks longer
 // than any run inside it.
 func code(s string) string {
+	s = skillcat.Printable(s)
 	longest, run := 0, 0
 	for _, c := range s {
 		if c == '`' {

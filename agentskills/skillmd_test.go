@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode"
 	"unicode/utf16"
 
 	skillcat "github.com/skillcat/skillcat"
@@ -22,7 +23,7 @@ import (
 var genText = rapid.Custom(func(t *rapid.T) string {
 	words := rapid.SliceOfN(rapid.SampledFrom([]string{
 		"Forecast", `"quoted"`, `back\slash`, "key: value", "---", "a---b", "#tag", "line\nbreak", "tab\there",
-		"\x7f", "😀", "ünïcode", "null", "true", "1e3", "- item", "[x]", "{y}", "&anchor", "*alias", "!tag", "|", ">", "'", "`code`",
+		"\x7f", "\x00", "\x1b[31m", "\u009b", "😀", "ünïcode", "null", "true", "1e3", "- item", "[x]", "{y}", "&anchor", "*alias", "!tag", "|", ">", "'", "`code`",
 	}), 1, 12).Draw(t, "words")
 	return strings.Join(words, " ")
 })
@@ -35,6 +36,8 @@ func genSkill(t *rapid.T, i int) *agentskills.Skill {
 		{Type: skillcat.AuthAPIKey, In: "query", Name: "key"},
 		{Type: skillcat.AuthOAuth2, TokenURL: "https://auth.example.com/token", Scopes: map[string]string{"read": "Read it.", "write": "Write\nit."}},
 		{Type: skillcat.AuthCustom, Instructions: "Ask for access.\n---\nThen wait."},
+		{Type: skillcat.AuthCustom, Instructions: "Send \x1b]0;title\x07 and\x00 this."},
+		{Type: skillcat.AuthAPIKey, In: "header", Name: "X-\x1b[2J"},
 	}).Draw(t, "auth")
 	d := &skillcat.SkillDescriptor{
 		ID:             fmt.Sprintf("s%d.%s", i, rapid.StringMatching(`[a-z0-9]{1,8}`).Draw(t, "id")),
@@ -76,6 +79,9 @@ func TestDocument(t *testing.T) {
 			rt.Fatal(err)
 		}
 		text := string(doc)
+		if i := strings.IndexFunc(text, func(r rune) bool { return unicode.IsControl(r) && r != '\n' && r != '\t' }); i >= 0 {
+			rt.Fatalf("SKILL.md holds the control character %q at byte %d: a text document has no escape for it:\n%q", text[i], i, text)
+		}
 		if !strings.HasPrefix(text, "---\n") {
 			rt.Fatalf("SKILL.md does not start with front matter:\n%s", text)
 		}
@@ -118,4 +124,27 @@ func TestDocument(t *testing.T) {
 		}
 	})
 	skillsref.Check(t, dir)
+}
+
+// TestDescriptionEndsSentence holds Description to one sentence after
+// another: a summary without a full stop (an imported OpenAPI summary
+// such as "Price Estimates") gets one, and one that ends a sentence is
+// left as it is.
+func TestDescriptionEndsSentence(t *testing.T) {
+	for summary, want := range map[string]string{
+		"Price Estimates":           "Price Estimates. Use it",
+		"Forecasts.":                "Forecasts. Use it",
+		"Is it up?":                 "Is it up? Use it",
+		"Cut at a word…":            "Cut at a word… Use it",
+		`He said "go."`:             `He said "go." Use it`,
+		"Returns (see below.)":      "Returns (see below.) Use it",
+		"Returns these:":            "Returns these: Use it",
+		"":                          "Weather. Use it",
+		"Deletes a pet (by its id)": "Deletes a pet (by its id). Use it",
+	} {
+		got := agentskills.Description(summary, "Weather", "w.f", skillcat.API, "Acme")
+		if !strings.HasPrefix(got, want) {
+			t.Errorf("Description(%q) = %q, want it to start with %q", summary, got, want)
+		}
+	}
 }

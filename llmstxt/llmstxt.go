@@ -173,7 +173,7 @@ func writeHead(b *bytes.Buffer, f File) {
 	if s := skillcat.OneLine(f.Summary); s != "" {
 		b.WriteString("> " + s + "\n\n")
 	}
-	if d := strings.TrimSpace(f.Details); d != "" {
+	if d := skillcat.Printable(strings.TrimSpace(f.Details)); d != "" {
 		b.WriteString(d + "\n\n")
 	}
 }

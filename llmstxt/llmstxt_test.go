@@ -31,6 +31,23 @@ func TestEncode(t *testing.T) {
 	}
 }
 
+// TestEncodeControls holds llms.txt to printable text: a NUL, ESC or DEL
+// in a title, summary, name or note (a text file has no escape for one,
+// and a terminal showing the file would obey an ESC) is written U+FFFD,
+// as CommonMark writes NUL.
+func TestEncodeControls(t *testing.T) {
+	f := llmstxt.File{
+		Title:    "Acme\x00",
+		Summary:  "All\x1b[2J",
+		Details:  "Intro\x7f",
+		Sections: []llmstxt.Section{{Name: "API\x1b", Links: []llmstxt.Link{{Name: "W\x1b]0;x\x07", URL: "w.md", Notes: "N\x00"}}}},
+	}
+	want := "# Acme\ufffd\n\n> All\ufffd[2J\n\nIntro\ufffd\n\n## API\ufffd\n\n- [W\ufffd\\]0;x\ufffd](w.md): N\ufffd\n"
+	if got := string(llmstxt.Encode(f)); got != want {
+		t.Errorf("Encode:\ngot:  %q\nwant: %q", got, want)
+	}
+}
+
 // TestFullWriterIsEncodeFull holds the streamed llms-full.txt to the
 // layout written whole: the head, each document after a thematic break
 // with its trailing line breaks trimmed, and one line break at the end,
