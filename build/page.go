@@ -173,8 +173,8 @@ func (p *pages) newPage(file, title string, counts map[string]int) *page {
 func items(skills []store.Row) []listItem {
 	out := make([]listItem, len(skills))
 	for i, s := range skills {
-		out[i] = listItem{ID: s.ID, Name: s.Name, Summary: s.Summary, Type: s.CapabilityType, Access: s.Access,
-			Version: s.Version, Provider: s.ProviderName, Tags: s.Tags}
+		out[i] = listItem{ID: s.ID, Name: skillcat.Printable(s.Name), Summary: skillcat.Printable(s.Summary), Type: s.CapabilityType, Access: s.Access,
+			Version: s.Version, Provider: skillcat.Printable(s.ProviderName), Tags: s.Tags}
 	}
 	sort.SliceStable(out, func(i, j int) bool {
 		a, b := strings.ToLower(out[i].Name), strings.ToLower(out[j].Name)

@@ -21,7 +21,7 @@ var hostileTexts = []string{
 	`javascript:alert(1)`, `JavaScript:x`, `httpſ://long-s.example`, `data:text/html,<b>`, `vbscript:x`,
 	`https://example.com/a b/c?d=é&e=%zz%41'"<>#frag`, `/root path?x=1+2`, `../up/../x`, `//host.example/x`,
 	`mailto:someone@example.com?subject=a b`, `a:b/c`, `a/b:c`, "%", "%4", "%41%4g", "tab\tnew\nline",
-	`{{.}}`, `&amp; &#34; &lt;`, strings.Repeat("long ", 400),
+	`{{.}}`, `&amp; &#34; &lt;`, strings.Repeat("long ", 400), "esc\x1b]0;title\x07 del\x7f c1\u009b",
 }
 
 // hostileDescriptors are skills whose every field, one text at a time,

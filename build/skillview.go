@@ -98,14 +98,14 @@ func (p *pages) skillPage(s *publishedSkill) ([]byte, error) {
 
 // skillPageData is what the skill page template gets for s.
 func (p *pages) skillPageData(s *publishedSkill) (*page, error) {
-	d := s.Descriptor
+	d := printableDescriptor(s.Descriptor)
 	desc, err := markdownHTML(d.Description)
 	if err != nil {
 		return nil, fmt.Errorf("render description: %w", err)
 	}
 	v := &skillView{
 		D:           d,
-		Summary:     s.Summary,
+		Summary:     skillcat.Printable(s.Summary),
 		Description: desc,
 		Method:      d.Endpoint.EffectiveMethod(),
 		Inputs:      p.views.of(d.Inputs, s.Tree.Get("inputs")),
@@ -474,11 +474,12 @@ func (w *schemaWalker) typeOf(sch *skillcat.Node, depth int) string {
 	return strings.TrimSpace(t)
 }
 
-// textOf returns the first of the named string members of sch.
+// textOf returns the first of the named string members of sch, to be
+// shown as HTML text (so skillcat.Printable).
 func textOf(sch *skillcat.Node, names ...string) string {
 	for _, name := range names {
 		if n := sch.Get(name); n != nil && n.Kind == skillcat.String {
-			return n.Text
+			return skillcat.Printable(n.Text)
 		}
 	}
 	return ""
@@ -487,7 +488,7 @@ func textOf(sch *skillcat.Node, names ...string) string {
 func (w *schemaWalker) rowOf(sch *skillcat.Node, name, parent string, depth int, required bool) schemaRow {
 	r := schemaRow{Name: name, Parent: parent, Depth: depth, Required: required, Type: w.typeOf(sch, depth)}
 	if sch.Kind != skillcat.Object {
-		return r
+		return r.printable()
 	}
 	// A member's own words win over those of the definition it refers to.
 	target := w.resolve(sch)
@@ -515,7 +516,7 @@ func (w *schemaWalker) rowOf(sch *skillcat.Node, name, parent string, depth int,
 	if target != sch {
 		r.Constraints = append(r.Constraints, constraints(target)...)
 	}
-	return r
+	return r.printable()
 }
 
 // constraints lists a schema's validation keywords in words.
