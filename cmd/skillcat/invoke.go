@@ -187,6 +187,15 @@ func runInvoke(ctx context.Context, e *env, args []string) int {
 // invokeError prints why Invoke failed and returns the exit code.
 func invokeError(e *env, w io.Writer, d *skillcat.SkillDescriptor, authEnv, inputsName string, last *skillcat.InvocationResponse, err error) int {
 	if vs, ok := skillcat.AsViolations(err); ok {
+		// Violations of the answer (a *client.ResponseError) come after
+		// the request went out: saying nothing was sent would invite a
+		// second call of a skill that may have acted.
+		var answer *client.ResponseError
+		if errors.As(err, &answer) {
+			printViolations(&env{stderr: w, getenv: e.getenv}, "text", vs)
+			fmt.Fprintf(w, "skillcat: invoke: %s: the request was sent, and the answer from %s is invalid (%s)\n", d.ID, printable(answer.URL), plural(len(vs), "problem"))
+			return exitInvalid
+		}
 		for i := range vs {
 			if strings.HasPrefix(vs[i].Field, "inputs") || vs[i].Field == "inputs" {
 				vs[i].File = inputsName

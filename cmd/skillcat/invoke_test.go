@@ -220,6 +220,22 @@ func TestInvokeCmd(t *testing.T) {
 		if code != exitInvalid || !strings.Contains(stderr, "output.high_c") {
 			t.Errorf("got exit %d %q, want 1 naming output.high_c", code, stderr)
 		}
+		// The request went out: the skill may have acted, so saying that
+		// nothing was sent would invite a second call.
+		if strings.Contains(stderr, "nothing was sent") || !strings.Contains(stderr, "the request was sent, and the answer from") {
+			t.Errorf("stderr %q: want it to say the request was sent and the answer is invalid", stderr)
+		}
+	})
+	t.Run("ErrResponseNotJSON", func(t *testing.T) {
+		s := newCallSite(t, apiKey)
+		s.handler = func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "application/json")
+			io.WriteString(w, `{"execution_id":`)
+		}
+		code, _, stderr := runSkillcat(t, env, "invoke", s.srv.URL, "weather.forecast", "--input", "city=Berlin")
+		if code != exitInvalid || strings.Contains(stderr, "nothing was sent") || !strings.Contains(stderr, "invalid JSON") {
+			t.Errorf("got exit %d %q, want 1 saying the answer is invalid JSON, not that nothing was sent", code, stderr)
+		}
 	})
 	t.Run("SecretNeverPrinted", func(t *testing.T) {
 		s := newCallSite(t, apiKey)
