@@ -34,6 +34,9 @@ func Summarize(description string) string {
 // first paragraph is not found within its first few blank lines.
 // TestFirstTextOfPrefix compares the two ways on generated documents.
 func firstText(description string) string {
+	if text, ok := plainParagraph(description); ok {
+		return text
+	}
 	if !strings.Contains(description, "]:") {
 		cut := 0
 		for range 4 {
@@ -47,6 +50,150 @@ func firstText(description string) string {
 	}
 	return firstTextOf(textParser, description)
 }
+
+// plainParagraph is firstText without a Markdown parser, for a first
+// paragraph that holds only text, single-backtick code spans and
+// single-star emphasis whose every star only opens or only closes
+// (nearly every description's): ok is false for anything else, which the
+// parser then reads. The paragraph runs from the first non-blank line to
+// the next blank one; each of its lines must begin as no other block does
+// (a letter, a digit not followed by "." or ")", "(", '"', a star or a
+// backtick), the first indented by at most three spaces, and nowhere may
+// it hold a character that could start other markup (an escape, an entity,
+// HTML, a link, strong or underscore emphasis, strikethrough, a table, an
+// autolink: `\&<>[]_~|#@:` and "www."). The text is what plainText gives:
+// the markup's stars and backticks dropped, white space collapsed.
+// FuzzPlainParagraph holds it to the parser.
+func plainParagraph(s string) (string, bool) {
+	start := 0
+	for {
+		line, rest, more := strings.Cut(s[start:], "\n")
+		if strings.Trim(line, " \t") != "" {
+			break
+		}
+		if !more {
+			return "", false
+		}
+		start = len(s) - len(rest)
+	}
+	end := len(s)
+	for i := start; i < len(s); {
+		line, rest, more := strings.Cut(s[i:], "\n")
+		if strings.Trim(line, " \t") == "" {
+			end = i
+			break
+		}
+		if !more {
+			break
+		}
+		i = len(s) - len(rest)
+	}
+	para := s[start:end]
+	if !utf8.ValidString(para) || containsWWW(para) {
+		return "", false
+	}
+	var b strings.Builder
+	b.Grow(len(para))
+	open := false // an emphasis is open
+	for rest, first := para, true; rest != ""; first = false {
+		var line string
+		line, rest, _ = strings.Cut(rest, "\n")
+		t := strings.TrimLeft(line, " \t")
+		if lead := line[:len(line)-len(t)]; first && (len(lead) > 3 || strings.IndexByte(lead, '\t') >= 0) {
+			return "", false
+		}
+		if !plainLineStart(t) {
+			return "", false
+		}
+		for j := 0; j < len(t); j++ {
+			c := t[j]
+			switch {
+			case c == '`':
+				k := strings.IndexByte(t[j+1:], '`')
+				if k <= 0 {
+					return "", false
+				}
+				code := t[j+1 : j+1+k]
+				if code[0] == ' ' || code[len(code)-1] == ' ' || strings.ContainsFunc(code, isControl) ||
+					(j+2+k < len(t) && t[j+2+k] == '`') {
+					return "", false
+				}
+				b.WriteString(code)
+				j += 1 + k
+			case c == '*':
+				if j+1 < len(t) && t[j+1] == '*' {
+					return "", false
+				}
+				before, after := rune(' '), rune(' ') // a line's ends are white space
+				if j > 0 {
+					before, _ = utf8.DecodeLastRuneInString(t[:j])
+				}
+				if j+1 < len(t) {
+					after, _ = utf8.DecodeRuneInString(t[j+1:])
+				}
+				if open {
+					if !isWordRune(before) || !isSpaceOrPunct(after) {
+						return "", false // a star that closes nothing: the parser decides
+					}
+				} else if !isSpaceOrPunct(before) || !isWordRune(after) {
+					return "", false
+				}
+				open = !open
+			case c < ' ' && c != '\t', strings.IndexByte("\\&<>[]_~|#@:", c) >= 0:
+				return "", false
+			default:
+				b.WriteByte(c)
+			}
+		}
+		b.WriteByte(' ')
+	}
+	if open {
+		return "", false
+	}
+	return collapseSpace(b.String()), true
+}
+
+// plainLineStart reports whether a paragraph's line beginning (its
+// indentation taken off) as t can start no other block: a letter, "(",
+// '"', a star or a backtick (which plainParagraph then checks as markup),
+// or digits not followed by "." or ")" (an ordered list).
+func plainLineStart(t string) bool {
+	r, _ := utf8.DecodeRuneInString(t)
+	switch {
+	case unicode.IsLetter(r), r == '(', r == '"', r == '*', r == '`':
+		return true
+	case '0' <= r && r <= '9':
+		rest := strings.TrimLeft(t, "0123456789")
+		return rest == "" || (rest[0] != '.' && rest[0] != ')')
+	}
+	return false
+}
+
+// isWordRune reports whether r is a letter or a digit: neither white
+// space nor punctuation, so a star before it can open and one after it
+// can close.
+func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
+
+// isSpaceOrPunct reports whether r is an ASCII space, tab or punctuation
+// character, so that a star before a word rune only opens and one after
+// a word rune only closes.
+func isSpaceOrPunct(r rune) bool {
+	return r == ' ' || r == '\t' || (r < utf8.RuneSelf && strings.ContainsRune("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~", r))
+}
+
+// containsWWW reports whether s holds "www." in any case (where Linkify
+// may find a link).
+func containsWWW(s string) bool {
+	for i := 3; i < len(s); i++ {
+		if s[i] == '.' && strings.EqualFold(s[i-3:i], "www") {
+			return true
+		}
+	}
+	return false
+}
+
+// isControl reports whether r is a control character other than a tab.
+func isControl(r rune) bool { return r < ' ' && r != '\t' }
 
 // afterBlankLine returns the index just after the first line at or after
 // from that follows a non-blank line and holds only spaces and tabs, or -1.

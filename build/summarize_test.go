@@ -1,12 +1,14 @@
 package build
 
 import (
+	"bytes"
 	"strings"
 	"testing"
 	"unicode"
 
 	"pgregory.net/rapid"
 
+	skillcat "github.com/skillcat/skillcat"
 	"github.com/skillcat/skillcat/synth"
 )
 
@@ -77,6 +79,90 @@ func TestCollapseSpace(t *testing.T) {
 		s := strings.Join(parts, "")
 		if got, want := collapseSpace(s), strings.Join(strings.FieldsFunc(s, unicode.IsSpace), " "); got != want {
 			t.Fatalf("collapseSpace(%q) = %q; want %q", s, got, want)
+		}
+	})
+}
+
+// plainPieces are pieces of text whose every mix plainParagraph must read
+// as the parser does, or leave to it.
+var plainPieces = []string{
+	"word", "Word", "é", "字", "42", "1.", "2)", "1990s", " ", "  ", "\t", "\n", "\n\n", "\n    ", "\n   \t", "\u00a0",
+	"*", "**", "*em*", "`", "``", "`code`", "` sp `", "`a*b`", "`<x>`", "(", ")", ".", ",", ";", "!", "?", "'", "\"",
+	"-", "--", "---", "+", "=", "===", "#", "##", ">", "<b>", "&amp;", "\\*", "[x]", "_u_", "~~s~~", "|", "www.", "WWW.x",
+	"http://x.example", "a@b.example", ":", "\r\n", "\x00", "\xff", "$", "%", "/", "{", "}",
+}
+
+// TestPlainParagraph holds plainParagraph to the parser's first text on
+// generated paragraphs, and checks that it reads most of the synthetic
+// catalog's descriptions itself.
+func TestPlainParagraph(t *testing.T) {
+	read, left := 0, 0
+	rapid.Check(t, func(t *rapid.T) {
+		parts := rapid.SliceOfN(rapid.SampledFrom(plainPieces), 1, 24).Draw(t, "parts")
+		d := strings.Join(parts, "")
+		if got, ok := plainParagraph(d); ok {
+			read++
+			if want := firstTextOf(textParser, d); got != want {
+				t.Fatalf("plainParagraph(%q) = %q, want %q", d, got, want)
+			}
+		} else {
+			left++
+		}
+	})
+	t.Logf("generated: %d read, %d left to the parser", read, left)
+	plain := 0
+	for i := 0; i < 200; i++ {
+		_, data := synth.Source(i, 1)
+		d, err := synthDescription(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, ok := plainParagraph(d); ok {
+			plain++
+			if want := firstTextOf(textParser, d); got != want {
+				t.Fatalf("plainParagraph(%q) = %q, want %q", d, got, want)
+			}
+		}
+	}
+	if plain < 150 {
+		t.Errorf("plainParagraph read %d of 200 synthetic descriptions", plain)
+	}
+}
+
+// synthDescription is the description of a synthetic source.
+func synthDescription(data []byte) (string, error) {
+	src := &skillcat.Source{Name: "x", Data: data}
+	var root *skillcat.Node
+	if bytes.HasPrefix(data, []byte("---")) {
+		root, _ = markdownNode(src)
+	} else {
+		root, _ = skillcat.ParseSource(src)
+	}
+	d, vs := skillcat.DecodeDescriptor(src, root)
+	if d == nil {
+		return "", vs
+	}
+	return d.Description, nil
+}
+
+// FuzzPlainParagraph holds plainParagraph to the parser on any input:
+// whatever text it gives must be the parser's (go test -fuzz
+// FuzzPlainParagraph ./build/).
+func FuzzPlainParagraph(f *testing.F) {
+	for _, p := range plainPieces {
+		f.Add("Some *em* and `code` " + p + " more\nline two\n\n## Next")
+	}
+	for i := 0; i < 10; i++ {
+		_, data := synth.Source(i, 1)
+		if d, err := synthDescription(data); err == nil {
+			f.Add(d)
+		}
+	}
+	f.Fuzz(func(t *testing.T, d string) {
+		if got, ok := plainParagraph(d); ok {
+			if want := firstTextOf(textParser, d); got != want {
+				t.Fatalf("plainParagraph(%q) = %q, want %q", d, got, want)
+			}
 		}
 	})
 }
