@@ -114,6 +114,9 @@ func parseFrontMatter(src *skillcat.Source) (root *skillcat.Node, body string, b
 		line += ymlLine - 1
 		return nil, "", 0, fileErr(line, col, "invalid YAML front matter: "+msg)
 	}
+	if line, col := droppedLine(yml, doc); line > 0 {
+		return nil, "", 0, fileErr(ymlLine+line-1, col, "invalid YAML front matter: this line is indented less than the first member, so YAML ends the front matter before it and would drop it and every line after; start every top-level member in one column")
+	}
 	c := converter{lineOffset: ymlLine - 1, src: src}
 	if doc.Kind == 0 || len(doc.Content) == 0 {
 		root = &skillcat.Node{Kind: skillcat.Object}

@@ -101,6 +101,14 @@ func TestFrontMatter(t *testing.T) {
 			want: []string{`content/s.md:15:8: (file): invalid YAML front matter: the "{" opened here is never closed with "}" on this line; close it, or quote a value that holds a comma, bracket or brace`},
 		},
 		{
+			// yaml.v3 parses this without a word and drops the last two
+			// members: tags would vanish from the published descriptor.
+			name: "ErrYAMLDedentDropsMembers",
+			src: "---\n  protocol: {version: \"1.0.0\"}\n  id: ind.one\n  name: N\n  version: 1.0.0\n  capability_type: api\n  provider: {name: P}\n" +
+				"  endpoint: {url: \"https://e.example/x\"}\n  inputs: {type: object}\n  output: {}\n  auth: {type: none}\n  access: public\ntags: [t]\nx-note: kept\n---\nBody\n",
+			want: []string{`content/s.md:13:1: (file): invalid YAML front matter: this line is indented less than the first member, so YAML ends the front matter before it and would drop it and every line after; start every top-level member in one column`},
+		},
+		{
 			name: "ErrYAMLBadIndentation", edits: []edit{{"  type: none", "  type: none\n in: header"}},
 			want: []string{`content/s.md:19:2: (file): invalid YAML front matter: this line is indented differently from the members before it; the members of one mapping must start in the same column`},
 		},
@@ -339,6 +347,16 @@ func TestSiteFile(t *testing.T) {
 		{"ErrYAML", "---\ntitle: My Skills\ndescription: [Tools\n---\n", []string{
 			`content/_index.md:3:14: (file): invalid YAML front matter: the "[" opened here is never closed with "]" on this line; close it, or quote a value that holds a comma, bracket or brace`,
 		}},
+		{"ErrYAMLFirstLine", "---\ntitle: [My Skills\ndescription: Tools.\n---\n", []string{
+			`content/_index.md:2:8: (file): invalid YAML front matter: the "[" opened here is never closed with "]" on this line; close it, or quote a value that holds a comma, bracket or brace`,
+		}},
+		{"ErrYAMLOnlyLine", "---\ntitle: {My Skills\n---\nIntro.\n", []string{
+			`content/_index.md:2:8: (file): invalid YAML front matter: the "{" opened here is never closed with "}" on this line; close it, or quote a value that holds a comma, bracket or brace`,
+		}},
+		{"ErrYAMLDedent", "---\n  title: My Skills\n\n  # intro below\ndescription: Tools.\n---\n", []string{
+			`content/_index.md:5:1: (file): invalid YAML front matter: this line is indented less than the first member, so YAML ends the front matter before it and would drop it and every line after; start every top-level member in one column`,
+		}},
+		{"OKIndented", "---\n  title: My Skills\n  description: Tools.\n---\n", nil},
 		{"ErrUnclosed", "---\ntitle: My Skills\n", []string{
 			`content/_index.md:1:1: (file): front matter is never closed: add a "---" line after the YAML members`,
 		}},

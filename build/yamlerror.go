@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"go.yaml.in/yaml/v3"
 )
 
 // yaml.v3 reports a syntax error as "yaml: line N: <problem>" in the words
@@ -123,9 +125,15 @@ func yamlProblem(yml []byte, first int, err error) (line, col int, reason string
 		if strings.HasSuffix(msg, "'}'") {
 			open, close = "{", "}"
 		}
-		l := at(line)
-		if i := strings.LastIndex(l, open); i >= 0 {
-			col = utf8.RuneCountInString(l[:i]) + 1
+		// yaml.v3 gives the line where the flow was opened, but for one
+		// opened on the first line (its mark at line 0 reads as none) the
+		// line where it found the problem: the nearest line above that
+		// holds the opening is it.
+		for n := line; n >= 1; n-- {
+			if i := strings.LastIndex(at(n), open); i >= 0 {
+				line, col = n, utf8.RuneCountInString(at(n)[:i])+1
+				break
+			}
 		}
 		return line, col, fmt.Sprintf("the %q opened here is never closed with %q on this line; close it, or quote a value that holds a comma, bracket or brace", open, close)
 	case msg == "found unknown escape character":
@@ -215,4 +223,25 @@ func valueStart(l string) (string, int) {
 		return "", 0
 	}
 	return rest, utf8.RuneCountInString(l[:len(l)-len(rest)]) + 1
+}
+
+// droppedLine finds what yaml.v3 parses without a word and drops: when
+// the front matter's top-level mapping starts indented, a later line
+// indented less ends it, and yaml.v3 ignores that line and the rest. It
+// returns the first such line (1-based, within yml) and its column, or 0.
+func droppedLine(yml []byte, doc *yaml.Node) (line, col int) {
+	if len(doc.Content) == 0 || doc.Content[0].Column <= 1 {
+		return 0, 0
+	}
+	root := doc.Content[0]
+	for n, l := range strings.Split(string(yml), "\n") {
+		t := strings.TrimSpace(l)
+		if n+1 <= root.Line || t == "" || strings.HasPrefix(t, "#") {
+			continue
+		}
+		if c := firstColumn(l); c < root.Column {
+			return n + 1, c
+		}
+	}
+	return 0, 0
 }
