@@ -155,6 +155,9 @@ func parseCached(ctx context.Context, fsys fs.FS, f *SourceFile, name string, ca
 			Reason: err.Error(), Severity: skillcat.SeverityError}}}
 	}
 	defer func() { f.Data = nil }() // the bytes are not needed again
+	if cache == nil {
+		return parseSource(ctx, *f, name) // nothing keeps the source's hash
+	}
 	sum := sha256.Sum256(f.Data)
 	hash := hex.EncodeToString(sum[:])
 	if have && prev.Hash == hash {
@@ -163,7 +166,7 @@ func parseCached(ctx context.Context, fsys fs.FS, f *SourceFile, name string, ca
 		return fromCache(prev, name)
 	}
 	p := parseSource(ctx, *f, name)
-	if cache != nil && p.row != nil {
+	if p.row != nil {
 		warnings, _ := json.Marshal(p.vs)
 		_ = cache.PutSource(ctx, &store.CachedSource{Path: f.Path, Stat: f.stat, Hash: hash,
 			Row: *p.row, Warnings: warnings, IDLine: p.idLine, IDColumn: p.idColumn})
