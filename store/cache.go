@@ -314,7 +314,8 @@ func RemoveCache(path string) error {
 	if _, err := cacheKind(path); err != nil {
 		return err
 	}
-	for _, p := range []string{path + sealSuffix, path + sealSuffix + ".tmp", path, path + "-wal", path + "-shm", path + "-journal"} {
+	for _, p := range []string{path + sealSuffix, path + sealSuffix + ".tmp", path + catalogSuffix, path + catalogSuffix + ".tmp",
+		path, path + "-wal", path + "-shm", path + "-journal"} {
 		if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
 			return err
 		}

@@ -45,11 +45,12 @@ CREATE INDEX skill_tags_tag ON skill_tags (tag, skill_id);
 // path, and the directory must exist.
 //
 // Nothing of a private skill is in the file, not a row, a freed page or a
-// count: the file is new and receives only listed rows, so a private row is
-// never written to it, nothing is ever deleted from it, and rowids are
-// numbered 1, 2, 3, … in id order. The same listed skills give a
-// byte-identical file, whatever the private skills and the order they were
-// loaded in.
+// count: the file is new and receives, by VACUUM INTO, only the live rows
+// of a catalog database that never held a private row (a new one, or the
+// one a rebuild cache keeps, whose rows are only ever listed ones), and
+// rowids are numbered 1, 2, 3, … in id order. The same listed skills give
+// a byte-identical file, whatever the private skills, the order they were
+// loaded in and the rebuilds before.
 //
 // The file holds skills(id, name, version, capability_type, access, summary,
 // provider_name, descriptor, digest), with descriptor the published JSON as
@@ -63,13 +64,14 @@ func (db *DB) Export(ctx context.Context, path string) error {
 }
 
 func (db *DB) export(ctx context.Context, path string) (err error) {
-	// The catalog is made in a new file next to path, on a connection of
-	// its own, and filled with the listed rows alone, read in id order and
-	// inserted in that order, so private rows never reach it. The index
-	// may be read inside a rebuild cache's transaction, which can attach
-	// no file it would not commit until the site is in place: the rows
-	// go from one connection to the other. A fresh file filled by the same
-	// statements is byte-identical; it is renamed into place when complete.
+	// The catalog is filled (or, in a rebuild, updated: catalogFile) in a
+	// database of its own, whose listed rows alone SQLite then copies into
+	// a new file next to path with VACUUM INTO, renamed into place when
+	// complete. VACUUM INTO writes each table and index whole, in key
+	// order, from records it copies without decoding them (a third of the
+	// CPU of filling a file), so its output depends only on the rows, the
+	// schema and the rowids, never on the history of the database it
+	// reads: rowids are 1, 2, 3, … in id order in every catalog database.
 	dir, err := filepath.Abs(filepath.Dir(path))
 	if err != nil {
 		return err
@@ -87,17 +89,12 @@ func (db *DB) export(ctx context.Context, path string) (err error) {
 			os.Remove(tmp)
 		}
 	}()
-	// tmp is absolute, so never a "file:" URI: SQLite takes it literally.
-	out, err := sql.Open("sqlite", tmp)
+	if db.kept != nil {
+		err = db.kept.exportKept(ctx, db, tmp)
+	} else {
+		err = exportFresh(ctx, db, dir, "."+filepath.Base(path)+".*.fill", tmp)
+	}
 	if err != nil {
-		return err
-	}
-	defer out.Close()
-	out.SetMaxOpenConns(1)
-	if err := db.fill(ctx, out); err != nil {
-		return err
-	}
-	if err := out.Close(); err != nil {
 		return err
 	}
 	// A published file: readable by all, whatever CreateTemp chose.
@@ -107,11 +104,55 @@ func (db *DB) export(ctx context.Context, path string) (err error) {
 	return os.Rename(tmp, path)
 }
 
-// fill fills the new catalog out: from the rows as the cache committed
-// them with the few this build changed merged in (fillChanged), when the
-// index is the one a rebuild cache keeps and few of its rows changed, and
-// otherwise by copying every listed row (fillCatalog). Both insert the
-// same rows in the same order, so the files are byte-identical.
+// exportFresh fills a new catalog database (a temporary file in dir,
+// named by pattern, removed once read) with db's listed rows and copies
+// it into the empty file at to.
+func exportFresh(ctx context.Context, db *DB, dir, pattern, to string) error {
+	f, err := os.CreateTemp(dir, pattern)
+	if err != nil {
+		return err
+	}
+	fill := f.Name()
+	defer os.Remove(fill)
+	if err := f.Close(); err != nil {
+		return err
+	}
+	return fillInto(ctx, db, fill, to)
+}
+
+// fillInto fills the empty file at fill with db's listed rows (fill) and
+// copies them into the empty file at to (vacuumInto).
+func fillInto(ctx context.Context, db *DB, fill, to string) error {
+	// fill is absolute, so never a "file:" URI: SQLite takes it literally.
+	out, err := sql.Open("sqlite", fill)
+	if err != nil {
+		return err
+	}
+	defer out.Close()
+	out.SetMaxOpenConns(1)
+	if err := db.fill(ctx, out); err != nil {
+		return err
+	}
+	if err := vacuumInto(ctx, out, to); err != nil {
+		return err
+	}
+	return out.Close()
+}
+
+// vacuumInto copies the catalog database on from into the empty file at
+// to: the published catalog.sqlite.
+func vacuumInto(ctx context.Context, from *sql.DB, to string) error {
+	if _, err := from.ExecContext(ctx, `VACUUM INTO ?`, to); err != nil {
+		return fmt.Errorf("copy the catalog: %w", err)
+	}
+	return nil
+}
+
+// fill fills the new catalog database out: from the rows as the cache
+// committed them with the few this build changed merged in (fillChanged),
+// when the index is the one a rebuild cache keeps and few of its rows
+// changed, and otherwise by copying every listed row (fillCatalog). Both
+// insert the same rows in the same order.
 func (db *DB) fill(ctx context.Context, out *sql.DB) error {
 	if touched, ok := db.merges(); ok {
 		return fillChanged(ctx, db.kept, out, touched)
@@ -221,34 +262,11 @@ func fillChanged(ctx context.Context, t *CacheTx, out *sql.DB, touched []string)
 			return fmt.Errorf("%s: %w", pragma, err)
 		}
 	}
-	if _, err := conn.ExecContext(ctx, `ATTACH DATABASE ? AS kept`, cacheDSN(t.cache.path, "mode=ro")); err != nil {
-		return fmt.Errorf("attach the cache: %w", err)
-	}
-	defer conn.ExecContext(context.WithoutCancel(ctx), "DETACH DATABASE kept")
-	// The committed index is read through a mapping of the file (SQLite's
-	// memory-mapped I/O, which keeps to the WAL's rules), not by a pread
-	// of each page into SQLite's cache: a fifth less of the export's CPU
-	// at 10,000 skills.
-	if _, err := conn.ExecContext(ctx, "PRAGMA kept.mmap_size = "+strconv.Itoa(keptMapSize)); err != nil {
-		return fmt.Errorf("map the cache: %w", err)
-	}
-	if _, err := conn.ExecContext(ctx, `CREATE TEMP TABLE gone (source TEXT PRIMARY KEY) WITHOUT ROWID;
-	CREATE TEMP TABLE changed (id TEXT NOT NULL, name TEXT NOT NULL, version TEXT NOT NULL, capability_type TEXT NOT NULL,
-		access TEXT NOT NULL, summary TEXT NOT NULL, provider_name TEXT NOT NULL, descriptor TEXT NOT NULL, digest TEXT NOT NULL);
-	CREATE TEMP TABLE changed_tags (skill_id TEXT NOT NULL, tag TEXT NOT NULL, position INTEGER NOT NULL)`); err != nil {
-		return fmt.Errorf("changed rows: %w", err)
-	}
-	list, err := json.Marshal(append([]string{}, touched...)) // [] for none, not null
+	detach, err := t.stageChanged(ctx, conn, touched, keptMapSize)
 	if err != nil {
 		return err
 	}
-	if _, err := conn.ExecContext(ctx, `INSERT INTO temp.gone (source) SELECT value FROM json_each(?)`, string(list)); err != nil {
-		return fmt.Errorf("changed rows: %w", err)
-	}
-	// The changed rows as this build made them, from its transaction.
-	if err := t.copyChanged(ctx, conn, string(list)); err != nil {
-		return fmt.Errorf("changed rows: %w", err)
-	}
+	defer detach()
 	const cols = `id, name, version, capability_type, access, summary, provider_name, descriptor, digest`
 	return inCatalog(ctx, conn, func(tx *sql.Tx) error {
 		if _, err := tx.ExecContext(ctx, `INSERT INTO main.skills (`+cols+`)
@@ -270,6 +288,48 @@ func fillChanged(ctx context.Context, t *CacheTx, out *sql.DB, touched []string)
 		}
 		return nil
 	})
+}
+
+// stageChanged attaches the index as the cache committed it to conn
+// (read-only, as kept; through a mapping of mapSize bytes of it, 0 for
+// none) and stages there the sources this build changed (temp.gone) and
+// their listed rows and tags as this build made them (temp.changed,
+// temp.changed_tags), taken from the build's transaction. detach
+// detaches the cache again.
+func (t *CacheTx) stageChanged(ctx context.Context, conn *sql.Conn, touched []string, mapSize int) (detach func(), err error) {
+	if _, err := conn.ExecContext(ctx, `ATTACH DATABASE ? AS kept`, cacheDSN(t.cache.path, "mode=ro")); err != nil {
+		return nil, fmt.Errorf("attach the cache: %w", err)
+	}
+	detach = func() { conn.ExecContext(context.WithoutCancel(ctx), "DETACH DATABASE kept") }
+	fail := func(err error) (func(), error) {
+		detach()
+		return nil, err
+	}
+	// The committed index is read through a mapping of the file (SQLite's
+	// memory-mapped I/O, which keeps to the WAL's rules), not by a pread
+	// of each page into SQLite's cache: a fifth less of the export's CPU
+	// at 10,000 skills.
+	if _, err := conn.ExecContext(ctx, "PRAGMA kept.mmap_size = "+strconv.Itoa(mapSize)); err != nil {
+		return fail(fmt.Errorf("map the cache: %w", err))
+	}
+	if _, err := conn.ExecContext(ctx, `CREATE TEMP TABLE gone (source TEXT PRIMARY KEY) WITHOUT ROWID;
+	CREATE TEMP TABLE changed (id TEXT NOT NULL, name TEXT NOT NULL, version TEXT NOT NULL, capability_type TEXT NOT NULL,
+		access TEXT NOT NULL, summary TEXT NOT NULL, provider_name TEXT NOT NULL, descriptor TEXT NOT NULL, digest TEXT NOT NULL);
+	CREATE TEMP TABLE changed_tags (skill_id TEXT NOT NULL, tag TEXT NOT NULL, position INTEGER NOT NULL)`); err != nil {
+		return fail(fmt.Errorf("changed rows: %w", err))
+	}
+	list, err := json.Marshal(append([]string{}, touched...)) // [] for none, not null
+	if err != nil {
+		return fail(err)
+	}
+	if _, err := conn.ExecContext(ctx, `INSERT INTO temp.gone (source) SELECT value FROM json_each(?)`, string(list)); err != nil {
+		return fail(fmt.Errorf("changed rows: %w", err))
+	}
+	// The changed rows as this build made them, from its transaction.
+	if err := t.copyChanged(ctx, conn, string(list)); err != nil {
+		return fail(fmt.Errorf("changed rows: %w", err))
+	}
+	return detach, nil
 }
 
 // copyRows inserts the rows of query (n columns; its arguments qargs)
