@@ -1,6 +1,7 @@
 package skillcat
 
 import (
+	"fmt"
 	"regexp"
 	"slices"
 	"sort"
@@ -145,10 +146,34 @@ func lintDescriptor(src *Source, root *Node) Violations {
 		}
 	}
 	vs = append(vs, placeholders(src, root)...)
+	vs = append(vs, deviceName(src, root)...)
 	for i := range vs {
 		vs[i].Severity = SeverityWarning
 	}
 	return vs
+}
+
+// windowsDevices are the names Windows keeps for devices, whatever
+// extension follows them (NUL.json is NUL).
+var windowsDevices = []string{"con", "prn", "aux", "nul",
+	"com0", "com1", "com2", "com3", "com4", "com5", "com6", "com7", "com8", "com9",
+	"lpt0", "lpt1", "lpt2", "lpt3", "lpt4", "lpt5", "lpt6", "lpt7", "lpt8", "lpt9"}
+
+// deviceName warns of an id whose first segment is a Windows device name
+// ("con", "nul.backup"): the id pattern admits it, but the files a build
+// names after it (skills/con.json, skills/con/) cannot be made, copied or
+// checked out on Windows.
+func deviceName(src *Source, root *Node) Violations {
+	n := root.Get("id")
+	if n == nil || n.Kind != String {
+		return nil
+	}
+	first, _, _ := strings.Cut(n.Text, ".")
+	if !slices.Contains(windowsDevices, first) {
+		return nil
+	}
+	return Violations{src.violation(n, Members("id"), fmt.Sprintf("%q is a device name on Windows (%s), where the files named after the id (skills/%s.json, skills/%s/) cannot be made or checked out; choose another id",
+		n.Text, strings.ToUpper(first), n.Text, n.Text))}
 }
 
 // newerMinor reports whether a document declares a protocol version of the

@@ -424,6 +424,9 @@ func TestDescriptorRules(t *testing.T) {
 			with("provider", `{"name": "Acme Weather", "x-logo": "logo.svg"}`),
 			with("auth", `{"type": "api_key", "in": "header", "name": "X-Api-Key", "x-rotate": true}`),
 			with("examples", `[{"title": "Berlin", "inputs": {"city": "Berlin"}, "x-note": "cached"}]`)}},
+		{name: "WarnWindowsDeviceID", edits: []edit{with("id", `"nul.backup"`)},
+			want: []want{warning(4, `"nul.backup"`, "/id", "id", `"nul.backup" is a device name on Windows (NUL), where the files named after the id (skills/nul.backup.json, skills/nul.backup/) cannot be made or checked out; choose another id`)}},
+		{name: "OKDeviceNameLater", edits: []edit{with("id", `"acme.con"`)}},
 		{name: "WarnUnknownMembers", edits: []edit{
 			with("sunset_at", `"2027-01-01"`),
 			with("provider", `{"name": "Acme Weather", "homepage": "https://acme.example"}`),
