@@ -153,7 +153,7 @@ func (c *card) skills() (*skillcat.Imported, error) {
 			}
 		}
 		d.Description = c.description(s, name)
-		d.Tags = tags(s.Get("tags"))
+		d.Tags = tags(s.Get("tags"), func(it *skillcat.Node, reason string) { c.warn(it, at+"/tags", reason) })
 		if len(d.Tags) == 20 {
 			c.warn(s, at+"/tags", "tags after the 20th dropped")
 		}
@@ -527,13 +527,18 @@ func (c *card) scheme(name string) (skillcat.Auth, bool) {
 }
 
 // tags returns a skill's tags as descriptor tags: sanitized, unique, at
-// most 20, "a2a" first.
-func tags(n *skillcat.Node) []string {
+// most 20, "a2a" first. A tag of which nothing can be kept is dropped
+// with a warning.
+func tags(n *skillcat.Node, warn func(it *skillcat.Node, reason string)) []string {
 	out := []string{"a2a"}
 	seen := map[string]bool{"a2a": true}
 	if n != nil && n.Kind == skillcat.Array {
 		for _, it := range n.Items {
-			if t := skillcat.TagOf(it.Text); it.Kind == skillcat.String && t != "" && !seen[t] && len(out) < 20 {
+			t := skillcat.TagOf(it.Text)
+			if it.Kind == skillcat.String && t == "" {
+				warn(it, fmt.Sprintf("tag %q dropped: a tag keeps only the letters a-z, digits and \"-\", and it has none", it.Text))
+			}
+			if it.Kind == skillcat.String && t != "" && !seen[t] && len(out) < 20 {
 				seen[t] = true
 				out = append(out, t)
 			}

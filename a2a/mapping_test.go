@@ -2,6 +2,7 @@ package a2a_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -90,5 +91,29 @@ func TestRefused(t *testing.T) {
 				t.Fatalf("got %v, want an error containing %q", err, c.want)
 			}
 		})
+	}
+}
+
+// TestTagDroppedWarned holds the import to its promise of a warning for
+// every piece it drops: a tag of which nothing can be kept ("日本", "!!!")
+// is named, at its position in the card.
+func TestTagDroppedWarned(t *testing.T) {
+	doc := card("", `{"id": "s", "name": "S", "tags": ["Text Tools", "日本", "!!!"]}`)
+	im, err := a2a.Import("card.json", []byte(doc), skillcat.ImportOptions{})
+	if err != nil {
+		t.Fatalf("import: %v", err)
+	}
+	var got []string
+	for _, w := range im.Warnings {
+		if strings.Contains(w.Reason, "dropped") && strings.Contains(w.Field, "tags") {
+			got = append(got, fmt.Sprintf("%d:%d: %s", w.Line, w.Column, w.Reason))
+		}
+	}
+	want := []string{
+		`1:149: tag "日本" dropped: a tag keeps only the letters a-z, digits and "-", and it has none`,
+		`1:155: tag "!!!" dropped: a tag keeps only the letters a-z, digits and "-", and it has none`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("tag warnings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }

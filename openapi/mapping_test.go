@@ -202,7 +202,7 @@ func TestMapping(t *testing.T) {
 			path: []any{"auth", "type"}, want: `"custom"`},
 		// tags, examples, documentation
 		{name: "Tags", doc: spec("3.0.3", server, "  /o:\n    get: {tags: [Order Management, orders, ORDERS, '!!!'], responses: {'200': {description: ok}}}"),
-			path: []any{"tags"}, want: `["order-management","orders"]`},
+			path: []any{"tags"}, want: `["order-management","orders"]`, wantWarn: `tag "!!!" dropped`},
 		{name: "ExamplesFromParameters", doc: spec("3.0.3", server, "  /o/{id}:\n    get:\n      parameters: [{name: id, in: path, required: true, schema: {type: integer}, example: 42}]\n      responses: {'200': {description: ok, content: {application/json: {schema: {type: object}, example: {id: 42}}}}}"),
 			path: []any{"examples"}, want: `[{"inputs":{"id":42},"output":{"id":42},"title":"Example"}]`},
 		{name: "ExamplesInvalidDropped", doc: spec("3.0.3", server, "  /o:\n    post:\n      requestBody:\n        content:\n          application/json:\n            schema: {type: object, required: [n], properties: {n: {type: integer}}}\n            examples: {good: {value: {n: 1}}, bad: {summary: Wrong, value: {n: one}}}\n      responses: {'201': {description: ok}}"),
