@@ -53,14 +53,15 @@ func firstText(description string) string {
 
 // plainParagraph is firstText without a Markdown parser, for a first
 // paragraph that holds only text, single-backtick code spans and
-// single-star emphasis whose every star only opens or only closes
-// (nearly every description's): ok is false for anything else, which the
-// parser then reads. The paragraph runs from the first non-blank line to
-// the next blank one; each of its lines must begin as no other block does
-// (a letter, a digit not followed by "." or ")", "(", '"', a star or a
+// emphasis or strong emphasis by stars, not nested, whose every run of
+// one or two stars only opens or only closes (nearly every
+// description's): ok is false for anything else, which the parser then
+// reads. The paragraph runs from the first non-blank line to the next
+// blank one; each of its lines must begin as no other block does (a
+// letter, a digit not followed by "." or ")", "(", '"', a star or a
 // backtick), the first indented by at most three spaces, and nowhere may
-// it hold a character that could start other markup (an escape, an entity,
-// HTML, a link, strong or underscore emphasis, strikethrough, a table, an
+// it hold a character that could start other markup (an escape, an
+// entity, HTML, a link, underscore emphasis, strikethrough, a table, an
 // autolink: `\&<>[]_~|#@:` and "www."). The text is what plainText gives:
 // the markup's stars and backticks dropped, white space collapsed.
 // FuzzPlainParagraph holds it to the parser.
@@ -94,7 +95,7 @@ func plainParagraph(s string) (string, bool) {
 	}
 	var b strings.Builder
 	b.Grow(len(para))
-	open := false // an emphasis is open
+	open := 0 // the length of the star run that opened an emphasis
 	for rest, first := para, true; rest != ""; first = false {
 		var line string
 		line, rest, _ = strings.Cut(rest, "\n")
@@ -121,24 +122,28 @@ func plainParagraph(s string) (string, bool) {
 				b.WriteString(code)
 				j += 1 + k
 			case c == '*':
-				if j+1 < len(t) && t[j+1] == '*' {
+				n := len(t[j:]) - len(strings.TrimLeft(t[j:], "*"))
+				if n > 2 {
 					return "", false
 				}
 				before, after := rune(' '), rune(' ') // a line's ends are white space
 				if j > 0 {
 					before, _ = utf8.DecodeLastRuneInString(t[:j])
 				}
-				if j+1 < len(t) {
-					after, _ = utf8.DecodeRuneInString(t[j+1:])
+				if j+n < len(t) {
+					after, _ = utf8.DecodeRuneInString(t[j+n:])
 				}
-				if open {
-					if !isWordRune(before) || !isSpaceOrPunct(after) {
-						return "", false // a star that closes nothing: the parser decides
+				if open > 0 {
+					if n != open || !isWordRune(before) || !isSpaceOrPunct(after) {
+						return "", false // a run that closes nothing, or not the open one: the parser decides
 					}
+					open = 0
 				} else if !isSpaceOrPunct(before) || !isWordRune(after) {
 					return "", false
+				} else {
+					open = n
 				}
-				open = !open
+				j += n - 1
 			case c < ' ' && c != '\t', strings.IndexByte("\\&<>[]_~|#@:", c) >= 0:
 				return "", false
 			default:
@@ -147,7 +152,7 @@ func plainParagraph(s string) (string, bool) {
 		}
 		b.WriteByte(' ')
 	}
-	if open {
+	if open > 0 {
 		return "", false
 	}
 	return collapseSpace(b.String()), true
