@@ -200,6 +200,9 @@ func TestMapping(t *testing.T) {
 			path: []any{"auth", "instructions"}, want: "\"Send a bearer token in the `Authorization` header: `Authorization: Bearer <token>`.\""},
 		{name: "AuthOpenIDConnect", doc: spec("3.0.3", server+"\ncomponents: {securitySchemes: {c: {type: openIdConnect, openIdConnectUrl: 'https://id.example.net/.well-known/openid-configuration'}}}\nsecurity: [{c: []}]", "  /o:\n    get: {responses: {'200': {description: ok}}}"),
 			path: []any{"auth", "type"}, want: `"custom"`},
+		{name: "PathParameterUndeclared", doc: spec("3.0.3", server, "  /o/{id}:\n    get: {operationId: x, responses: {'200': {description: ok}}}"),
+			path: []any{"inputs"}, want: `{"properties":{"id":{"description":"Sent as the path parameter \"id\".","type":"string"}},"required":["id"],"type":"object"}`,
+			wantWarn: `path parameter "id" of /o/{id} is not declared in parameters`},
 		// tags, examples, documentation
 		{name: "Tags", doc: spec("3.0.3", server, "  /o:\n    get: {tags: [Order Management, orders, ORDERS, '!!!'], responses: {'200': {description: ok}}}"),
 			path: []any{"tags"}, want: `["order-management","orders"]`, wantWarn: `tag "!!!" dropped`},

@@ -235,6 +235,7 @@ func (o *operation) params() []param {
 	}
 	add(o.item.Parameters, "/paths/"+escape(o.path))
 	add(o.op.Parameters, o.at)
+	out = append(out, o.undeclared(index)...)
 	used := map[string]bool{}
 	for i := range out {
 		name := out[i].p.Name
@@ -248,6 +249,32 @@ func (o *operation) params() []param {
 		out[i].prop = name
 	}
 	return out
+}
+
+// undeclared returns a required string parameter, with a warning, for
+// each {name} of the path template that no path parameter declares (index
+// holds the declared ones, "path name"): without it the endpoint's URL
+// would hold a %7Bname%7D that no input fills.
+func (o *operation) undeclared(index map[string]int) []param {
+	var out []param
+	for rest := o.path; ; {
+		_, after, ok := strings.Cut(rest, "{")
+		if !ok {
+			return out
+		}
+		name, tail, ok := strings.Cut(after, "}")
+		if !ok {
+			return out
+		}
+		rest = tail
+		if _, declared := index["path "+name]; declared || name == "" {
+			continue
+		}
+		index["path "+name] = -1
+		o.warn(o.at, fmt.Sprintf("path parameter %q of %s is not declared in parameters: it is a required string input; declare it to give it a schema and a description", name, o.path))
+		out = append(out, param{p: &openapi3.Parameter{Name: name, In: "path", Required: true,
+			Schema: openapi3.NewSchemaRef("", openapi3.NewStringSchema())}, at: o.at})
+	}
 }
 
 // inputs builds the inputs schema and the examples of the inputs.
