@@ -192,10 +192,12 @@ func tuneGC(e *env) {
 // gcBudget the most a build's limit grows to in proportion to its live
 // heap, and gcHeadroom the most a still larger build's limit lies above
 // its live heap: a catalog of 100,000 skills, whose live heap peaks near
-// 410 MiB at the end of render, so stays under 600 MiB of RSS.
+// 300 MiB in render, so stays near 530 MiB of RSS (the limit, and 40-60
+// MiB outside the Go heap: SQLite's own, the executable's pages), well
+// under 600.
 const (
 	gcFloor    = 160 << 20
-	gcBudget   = 540 << 20
+	gcBudget   = 480 << 20
 	gcHeadroom = 128 << 20
 )
 
