@@ -7,16 +7,33 @@ import (
 )
 
 // records is the record of every file of a new tree, by path. A map of
-// paths to the index of their record in one slice: the collector then
-// scans a map of 24-byte slots (a path and a number) and a slice with no
-// pointer in it, where a map of the records themselves is 120-byte slots
-// to scan, twice as many as there are files (a large map's tables are
-// half full), at every collection of a render: ~63 MB at 100,000 skills,
-// for ~13 MB of map and ~29 MB of records here. The output's mutex
-// guards it.
+// paths to the index of their record in pointer-free slices: the collector
+// then scans a map of 24-byte slots (a path and a number) and slices with
+// no pointer in them, where a map of the records themselves is 120-byte
+// slots to scan, twice as many as there are files (a large map's tables
+// are half full), at every collection of a render: ~63 MB at 100,000
+// skills, for ~13 MB of map and ~29 MB of records here. A record's key and
+// size are in one slice, its hash and identity in another, made only once
+// a record has either: a build without the rebuild cache (and no previous
+// record) fills neither, and its 275,000 records at 100,000 skills are
+// then 11 MB, not 29. The output's mutex guards it.
 type records struct {
-	at   map[string]int32
-	recs []store.CachedOutput
+	at    map[string]int32
+	sized []sizedRecord
+	ids   []idRecord // nil while every record's hash and identity are zero; else as long as sized
+}
+
+// sizedRecord is the part of a record every build fills.
+type sizedRecord struct {
+	key  store.Digest
+	size int64
+}
+
+// idRecord is the part of a record only a build that hashes its files or
+// notes their identities fills.
+type idRecord struct {
+	hash store.Digest
+	stat store.FileID
 }
 
 func newRecords() records {
@@ -29,27 +46,47 @@ func (r *records) get(path string) (store.CachedOutput, bool) {
 	if !ok {
 		return store.CachedOutput{}, false
 	}
-	return r.recs[i], true
+	return r.rec(i), true
+}
+
+// rec is record i.
+func (r *records) rec(i int32) store.CachedOutput {
+	rec := store.CachedOutput{Key: r.sized[i].key, Size: r.sized[i].size}
+	if r.ids != nil {
+		rec.Hash, rec.Stat = r.ids[i].hash, r.ids[i].stat
+	}
+	return rec
 }
 
 // set records rec for path, replacing the record it had.
 func (r *records) set(path string, rec store.CachedOutput) {
-	if i, ok := r.at[path]; ok {
-		r.recs[i] = rec
-		return
+	id := idRecord{rec.Hash, rec.Stat}
+	if r.ids == nil && id != (idRecord{}) {
+		r.ids = make([]idRecord, len(r.sized), cap(r.sized))
 	}
-	r.at[path] = int32(len(r.recs))
-	r.recs = append(r.recs, rec)
+	i, ok := r.at[path]
+	if !ok {
+		i = int32(len(r.sized))
+		r.at[path] = i
+		r.sized = append(r.sized, sizedRecord{})
+		if r.ids != nil {
+			r.ids = append(r.ids, idRecord{})
+		}
+	}
+	r.sized[i] = sizedRecord{rec.Key, rec.Size}
+	if r.ids != nil {
+		r.ids[i] = id
+	}
 }
 
 // len is the number of files recorded.
-func (r *records) len() int { return len(r.recs) }
+func (r *records) len() int { return len(r.sized) }
 
 // all yields every path and its record, in no order.
 func (r *records) all() iter.Seq2[string, store.CachedOutput] {
 	return func(yield func(string, store.CachedOutput) bool) {
 		for p, i := range r.at {
-			if !yield(p, r.recs[i]) {
+			if !yield(p, r.rec(i)) {
 				return
 			}
 		}
@@ -58,9 +95,9 @@ func (r *records) all() iter.Seq2[string, store.CachedOutput] {
 
 // asMap returns the records as one map, for the rebuild cache.
 func (r *records) asMap() map[string]store.CachedOutput {
-	m := make(map[string]store.CachedOutput, len(r.recs))
+	m := make(map[string]store.CachedOutput, len(r.sized))
 	for p, i := range r.at {
-		m[p] = r.recs[i]
+		m[p] = r.rec(i)
 	}
 	return m
 }
