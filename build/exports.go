@@ -151,9 +151,9 @@ type fullStream struct {
 	early  map[int][]byte // parts made before their turn
 	prev   *os.File       // the previous llms-full.txt, or nil
 	old    map[string]span
-	kept   []span   // by listing index, each skill's block in prev, when copied
-	digest []string // by listing index, each skill's descriptor digest
-	layout strings.Builder
+	kept   []span          // by listing index, each skill's block in prev, when copied
+	digest []string        // by listing index, each skill's descriptor digest; nil when no layout is kept
+	layout strings.Builder // only for the rebuild cache (~8 MB at 100,000 skills)
 	err    error
 }
 
@@ -207,6 +207,9 @@ func (f *fullStream) drain() error {
 
 // note adds the block of the skill at listing index i to the layout.
 func (f *fullStream) note(i int, sp span) {
+	if f.digest == nil {
+		return
+	}
 	f.layout.WriteString(strings.TrimPrefix(f.digest[i], "sha256:"))
 	f.layout.WriteByte(' ')
 	f.layout.WriteString(strconv.FormatInt(sp.off, 10))
@@ -249,11 +252,14 @@ func newExportRun(ctx context.Context, r routes, cat *catalog, listed []store.Ro
 			return nil, err
 		}
 		x.full = &fullStream{file: file, w: llmstxt.NewFullWriter(file, llmsHead(x.site)), early: map[int][]byte{},
-			kept: make([]span, len(listed)), digest: make([]string, len(listed))}
-		for i := range listed {
-			x.full.digest[i] = listed[i].Digest
+			kept: make([]span, len(listed))}
+		if x.cache != nil {
+			x.full.digest = make([]string, len(listed))
+			for i := range listed {
+				x.full.digest[i] = listed[i].Digest
+			}
+			x.full.layout.WriteString("site " + keys.site + "\n")
 		}
-		x.full.layout.WriteString("site " + keys.site + "\n")
 		if err := x.openPreviousFull(); err != nil {
 			return nil, err
 		}

@@ -53,9 +53,12 @@ func render(ctx context.Context, cfg Config, cat *catalog, listed []store.Row, o
 	})
 	g.Go(func() error {
 		start := time.Now()
-		digests := make(map[string]string, len(listed))
-		for _, s := range listed {
-			digests[s.ID] = s.Digest
+		var digests map[string]string // for the search tokens' keys, which only the cache reads
+		if cat.cache != nil {
+			digests = make(map[string]string, len(listed))
+			for _, s := range listed {
+				digests[s.ID] = s.Digest
+			}
 		}
 		search, err := newPostingsRun(gctx, cat, docs, digests, o, pages.routes)
 		if err != nil {

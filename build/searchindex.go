@@ -172,12 +172,22 @@ type docTokensOf struct {
 
 // newPostingsRun merges the cached tokens of docs (the listing, in order)
 // and starts the merger of the others'; digests holds each listed
-// skill's descriptor digest by id. Its finish must be called.
+// skill's descriptor digest by id (read only with a rebuild cache). Its
+// finish must be called.
 func newPostingsRun(ctx context.Context, cat *catalog, docs []listItem, digests map[string]string, o *output, rt routes) (*postingsRun, error) {
 	r := &postingsRun{ctx: ctx, cat: cat, docs: docs, postings: map[string][]posting{},
 		results: make(chan docTokensOf, 64), merged: make(chan struct{})}
-	r.keys = make([]string, len(docs))
 	r.missing = make(map[string]int, len(docs))
+	// Only the rebuild cache reads the keys: a build without one tokenizes
+	// every skill and keeps no key (~11 MB at 100,000 skills).
+	if cat.cache == nil {
+		for i := range docs {
+			r.missing[docs[i].ID] = i
+		}
+		r.start()
+		return r, nil
+	}
+	r.keys = make([]string, len(docs))
 	for i := range docs {
 		r.keys[i] = tokensKey(&docs[i], digests[docs[i].ID])
 	}
@@ -298,7 +308,7 @@ const searchPart = "search-tokens"
 // digest) and the fields of its listing entry.
 func tokensKey(d *listItem, digest string) string {
 	k := newKeyHash()
-	for _, f := range [...]string{digest, d.ID, d.Name, d.Summary, d.Provider} {
+	for _, f := range [...]string{digest, d.ID, d.Name, d.Summary, d.Provider()} {
 		k.field(f)
 	}
 	for _, t := range d.Tags {
@@ -355,7 +365,7 @@ func docTokens(d *listItem, description string) map[string]uint8 {
 	}
 	searchTokens(description, add(fieldDescription))
 	searchTokens(d.Summary, add(fieldSummary))
-	searchTokens(d.Provider, add(fieldMeta))
+	searchTokens(d.Provider(), add(fieldMeta))
 	for _, tag := range d.Tags {
 		searchTokens(tag, add(fieldMeta))
 	}
@@ -580,7 +590,7 @@ func typeMap(docs []listItem) string {
 	}
 	b := make([]byte, (len(docs)+3)/4)
 	for i, d := range docs {
-		b[i/4] |= index[d.Type] << (2 * (i % 4))
+		b[i/4] |= index[d.Type()] << (2 * (i % 4))
 	}
 	return base64.StdEncoding.EncodeToString(b)
 }
@@ -594,7 +604,7 @@ func encodeDocs(docs []listItem) ([]byte, error) {
 		if tags == nil {
 			tags = []string{}
 		}
-		rows[i] = []any{d.ID, d.Name, d.Summary, d.Type, d.Access, d.Version, d.Provider, tags}
+		rows[i] = []any{d.ID, d.Name, d.Summary, d.Type(), d.Access, d.Version, d.Provider(), tags}
 	}
 	var b strings.Builder
 	enc := json.NewEncoder(&b)
