@@ -8,6 +8,7 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/skillcat/skillcat/store"
 	"github.com/skillcat/skillcat/templates"
 )
 
@@ -17,10 +18,10 @@ import (
 func TestSkillListIsTheTemplate(t *testing.T) {
 	var items []listItem
 	for i, h := range hostileTexts {
-		items = append(items, listItem{ID: "x." + h, Name: h, Summary: h, Type: []string{"api", "task", h}[i%3],
-			Access: []string{"public", "restricted", h}[i%3], Version: h, Provider: h, Tags: []string{h, "plain"}[:1+i%2]})
+		items = append(items, listItem{&store.Row{ID: "x." + h, Name: h, Summary: h, CapabilityType: []string{"api", "task", h}[i%3],
+			Access: []string{"public", "restricted", h}[i%3], Version: h, ProviderName: h, Tags: []string{h, "plain"}[:1+i%2]}})
 	}
-	items = append(items, listItem{ID: "plain", Name: "Plain", Type: "api", Access: "public"})
+	items = append(items, listItem{&store.Row{ID: "plain", Name: "Plain", CapabilityType: "api", Access: "public"}})
 	for _, cfg := range []Config{{}, {BaseURL: "https://cat.example/sub/"}} {
 		p, err := newPages(cfg, defaultSite)
 		if err != nil {
@@ -61,7 +62,7 @@ func TestSkillListOverride(t *testing.T) {
 		t.Fatal(err)
 	}
 	files := map[string][]byte{}
-	err = p.listings([]listItem{{ID: "a", Name: "A", Type: "api", Access: "public"}}, map[string]int{"api": 1}, "",
+	err = p.listings([]listItem{{&store.Row{ID: "a", Name: "A", CapabilityType: "api", Access: "public"}}}, map[string]int{"api": 1}, "",
 		func(string, string) bool { return false },
 		func(file string, data []byte, _ string) error { files[file] = data; return nil })
 	if err != nil {

@@ -101,7 +101,7 @@ func (p *pages) listings(docs []listItem, counts map[string]int, site string, fr
 	for _, t := range skillcat.CapabilityTypes {
 		var of []listItem
 		for _, d := range docs {
-			if d.Type == string(t) {
+			if d.Type() == string(t) {
 				of = append(of, d)
 			}
 		}
@@ -167,7 +167,7 @@ func listingKey(site, file, typ string, n, total int, counts map[string]int, sho
 		k.number(counts[string(t)])
 	}
 	for _, d := range shown {
-		for _, f := range [...]string{d.ID, d.Name, d.Summary, d.Type, d.Access, d.Version, d.Provider} {
+		for _, f := range [...]string{d.ID, d.Name, d.Summary, d.Type(), d.Access, d.Version, d.Provider()} {
 			k.field(f)
 		}
 		k.h.Write(strconv.AppendInt(nil, int64(len(d.Tags)), 10))
