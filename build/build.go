@@ -537,7 +537,11 @@ func checkConfig(cfg *Config) error {
 	}
 	u, err := url.Parse(cfg.BaseURL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" || u.ForceQuery || u.Fragment != "" || u.User != nil {
-		return fmt.Errorf("%w: --base-url %q: must be an absolute http or https URL such as https://skills.example.com/, without user, query or fragment", ErrConfig, cfg.BaseURL)
+		shown := cfg.BaseURL
+		if err == nil && u.User != nil {
+			shown = u.Redacted() // a password must not reach the log
+		}
+		return fmt.Errorf("%w: --base-url %q: must be an absolute http or https URL such as https://skills.example.com/, without user, query or fragment", ErrConfig, shown)
 	}
 	if u.Path != "" {
 		u.Path = path.Clean(u.Path) // no "." or ".." segments in published URLs

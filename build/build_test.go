@@ -410,6 +410,9 @@ func TestBuild(t *testing.T) {
 				if !errors.Is(err, build.ErrConfig) {
 					t.Fatalf("got error %v, want ErrConfig", err)
 				}
+				if strings.Contains(err.Error(), "secret") {
+					t.Errorf("the error shows the URL's password: %v", err)
+				}
 				if entries, _ := os.ReadDir(dir); len(entries) != 0 {
 					t.Errorf("a rejected configuration wrote %d entries", len(entries))
 				}

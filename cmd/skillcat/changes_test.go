@@ -134,6 +134,11 @@ func TestFollowChanges(t *testing.T) {
 		if code != exitInternal {
 			t.Errorf("build --previous of a site that does not answer: exit %d, want %d (never a silent new history): %s", code, exitInternal, stderr)
 		}
+		withUser := strings.Replace(down.URL, "http://", "http://ci:hunter2-token@", 1)
+		code, _, stderr = runSkillcat(t, nil, "build", "--content", content, "--out", filepath.Join(t.TempDir(), "q"), "--previous", withUser, "--quiet")
+		if code != exitInternal || strings.Contains(stderr, "hunter2") {
+			t.Errorf("build --previous with a password in the URL: exit %d, want %d, and the password never printed: %s", code, exitInternal, stderr)
+		}
 	})
 	t.Run("ErrEpoch", func(t *testing.T) {
 		code, _, stderr := runCmd(t, "discover", srv.URL, "--since", "3", "--epoch", "0000")

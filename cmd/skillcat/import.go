@@ -125,12 +125,13 @@ func runImport(ctx context.Context, e *env, args []string) int {
 	var docs []*skillcat.Imported
 	var names []string
 	failed := false
-	for _, in := range inputs {
-		data, location, code := readInput(ctx, e, in)
+	for _, raw := range inputs {
+		data, location, code := readInput(ctx, e, raw)
 		if code >= 0 {
 			return code
 		}
-		opts := skillcat.ImportOptions{Prefix: *prefix, Access: skillcat.Access(*access), Location: location, Server: *server}
+		in := redactURL(raw) // the input's name in every message and marker
+		opts := skillcat.ImportOptions{Prefix: *prefix, Access: skillcat.Access(*access), Location: withoutUser(location), Server: *server}
 		im, err := importBounded(ctx, imp, in, data, opts)
 		if err != nil {
 			printImportError(e, in, err)
@@ -187,10 +188,11 @@ func runImport(ctx context.Context, e *env, args []string) int {
 // fetched with the careful client; anything else is a file path, which
 // never causes a network request. It returns the bytes, the URL they came
 // from ("" for a file) and an exit code, -1 to go on.
-func readInput(ctx context.Context, e *env, in string) ([]byte, string, int) {
-	if strings.HasPrefix(in, "https://") || strings.HasPrefix(in, "http://") {
+func readInput(ctx context.Context, e *env, raw string) ([]byte, string, int) {
+	if strings.HasPrefix(raw, "https://") || strings.HasPrefix(raw, "http://") {
+		in := redactURL(raw)
 		c := &client.Client{MaxBytes: importMaxBytes}
-		data, u, err := c.FetchDocument(ctx, in)
+		data, u, err := c.FetchDocument(ctx, raw)
 		switch {
 		case err == nil:
 			return data, u.String(), -1
@@ -204,6 +206,7 @@ func readInput(ctx context.Context, e *env, in string) ([]byte, string, int) {
 		fmt.Fprintf(e.stderr, "skillcat import: fetch %s: %v; nothing written\n", in, err)
 		return nil, "", exitInternal
 	}
+	in := raw
 	// Stat before opening: opening a FIFO would wait for a writer.
 	if info, err := os.Stat(in); err == nil && !info.Mode().IsRegular() {
 		fmt.Fprintf(e.stderr, "skillcat import: %s is not a regular file; nothing written\n", in)

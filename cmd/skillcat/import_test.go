@@ -371,6 +371,51 @@ func TestImportURL(t *testing.T) {
 	}
 }
 
+// TestImportURLCredentials: a URL's user information (HTTP Basic
+// credentials for a protected document) is used to fetch it, but reaches
+// neither a message nor a source: a relative server resolves against the
+// URL without it, so the password is not published as the endpoint.
+func TestImportURLCredentials(t *testing.T) {
+	const password = "s3cr3t-pw"
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if _, pw, ok := r.BasicAuth(); !ok || pw != password {
+			w.WriteHeader(http.StatusUnauthorized)
+			return
+		}
+		if r.URL.Path != "/relative.yaml" {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "application/yaml")
+		fmt.Fprint(w, "openapi: 3.0.0\ninfo: {title: Relative, version: 1.0.0}\nservers: [{url: /api/v2}]\npaths:\n  /ping:\n    get:\n      operationId: ping\n      responses: {'204': {description: pong}}\n")
+	}))
+	defer srv.Close()
+	withUser := strings.Replace(srv.URL, "http://", "http://user:"+password+"@", 1)
+
+	content := filepath.Join(t.TempDir(), "content")
+	code, out, errOut := runNewCmd(t, "import", "openapi", withUser+"/relative.yaml", "--content", content, "--format", "json")
+	if code != exitOK {
+		t.Fatalf("import: exit %d:\n%s", code, errOut)
+	}
+	src := tree(t, content)["relative/relative.ping.json"]
+	if !strings.Contains(src, `"url": "`+srv.URL+`/api/v2/ping"`) {
+		t.Errorf("the endpoint should be the server resolved against the URL without its user information; got:\n%s", src)
+	}
+	for _, missing := range []string{"/missing.yaml", "/relative.yaml"} {
+		u := withUser + missing
+		if missing == "/relative.yaml" {
+			u = strings.Replace(u, password, "wrong-pw", 1)
+		}
+		_, o, e := runNewCmd(t, "import", "openapi", u, "--content", filepath.Join(t.TempDir(), "c"))
+		out, errOut = out+o, errOut+e
+	}
+	for name, text := range map[string]string{"stdout": out, "stderr": errOut, "source": src} {
+		if strings.Contains(text, password) || strings.Contains(text, "wrong-pw") {
+			t.Errorf("the password reached %s:\n%s", name, text)
+		}
+	}
+}
+
 // TestImportHugeSchema: an operation whose output pulls in more schema
 // than a source may hold still imports, with an open output schema and a
 // warning saying so.

@@ -95,7 +95,7 @@ func previousFeed(ctx context.Context, e *env, cfg *build.Config, previous []str
 	c := &client.Client{UserAgent: client.UserAgent(Version)}
 	docs, err := c.FeedDocuments(ctx, p)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "skillcat: --previous %s: %s\n", printable(p), printable(err.Error()))
+		fmt.Fprintf(e.stderr, "skillcat: --previous %s: %s\n", printable(redactURL(p)), printable(err.Error()))
 		return exitInternal
 	}
 	if len(docs) == 0 {
