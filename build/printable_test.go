@@ -30,7 +30,8 @@ const controlSource = `{
 }`
 
 // TestPagesHoldNoControl builds a skill whose texts hold control
-// characters and checks that no HTML page holds one (the HTML standard
+// characters, in a site whose title, description and intro do too, and
+// checks that no HTML page holds one (the HTML standard
 // forbids them; the W3C checker reports "Forbidden code point U+001b"),
 // while the published descriptor keeps them.
 func TestPagesHoldNoControl(t *testing.T) {
@@ -39,6 +40,10 @@ func TestPagesHoldNoControl(t *testing.T) {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(filepath.Join(content, "ctl.json"), []byte(controlSource), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	site := "---\ntitle: \"Cat\\e[31m\\0x\"\ndescription: \"D\\e]0;t\\a\"\n---\nIntro \x1b[2J text.\n"
+	if err := os.WriteFile(filepath.Join(content, "_index.md"), []byte(site), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	out := filepath.Join(t.TempDir(), "public")

@@ -75,6 +75,9 @@ func readSite(fsys fs.FS, display func(string) string) (Site, skillcat.Violation
 			}
 		}
 		*f.dst = n.Text
+		if f.name == "title" || f.name == "description" {
+			*f.dst = skillcat.Printable(n.Text) // shown as HTML text, as a skill's name is
+		}
 		if f.name == "logo" {
 			site.logoLine, site.logoColumn = n.Line, n.Column
 		}
@@ -84,7 +87,7 @@ func readSite(fsys fs.FS, display func(string) string) (Site, skillcat.Violation
 	vs = append(vs, evs...)
 	if body != "" {
 		site.IntroSource = body
-		html, err := renderMarkdown(body)
+		html, err := renderMarkdown(skillcat.Printable(body))
 		if err != nil {
 			return site, append(vs, skillcat.Violation{File: name, Line: 1, Column: 1, Field: skillcat.FileField,
 				Reason: "cannot render Markdown: " + err.Error(), Severity: skillcat.SeverityError})
