@@ -202,11 +202,13 @@ func writeSkillsJSON(w io.Writer, skills []client.VerifiedSkill) error {
 	return enc.Encode(out)
 }
 
-// printable replaces control characters, tabs included, in text from a
-// remote catalog so it can neither break the table nor drive the terminal.
+// printable replaces control characters, tabs included, and the
+// bidirectional controls (U+202E and the like, which would show a name or
+// a message reversed) in text from a remote catalog so it can neither
+// break the table nor drive or mislead the terminal.
 func printable(s string) string {
 	return strings.Map(func(r rune) rune {
-		if unicode.IsControl(r) || r == '\u2028' || r == '\u2029' {
+		if unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r) || r == '\u2028' || r == '\u2029' {
 			return '\uFFFD'
 		}
 		return r
