@@ -105,6 +105,27 @@ func BenchmarkStageValidate(b *testing.B) {
 	reportCPU(b, cpu0)
 }
 
+// BenchmarkStageSummarize is the summary of one description, as parse
+// makes it for the skill's index row.
+func BenchmarkStageSummarize(b *testing.B) {
+	sources, nodes := benchNodes(b, benchCorpus(b))
+	descriptions := make([]string, len(nodes))
+	for i := range nodes {
+		d, vs := skillcat.DecodeDescriptor(sources[i], nodes[i])
+		if d == nil {
+			b.Fatal(vs)
+		}
+		descriptions[i] = d.Description
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	cpu0 := cpuTime()
+	for i := 0; i < b.N; i++ {
+		Summarize(descriptions[i%len(descriptions)])
+	}
+	reportCPU(b, cpu0)
+}
+
 // BenchmarkStageIndex is loading one skill's row into SQLite.
 func BenchmarkStageIndex(b *testing.B) {
 	var rows []*store.Row
