@@ -102,11 +102,10 @@ type exportRun struct {
 	listed   []store.Row
 	o        *output
 	keys     buildKeys
-	at       map[string]int // index in listed by id
-	names    []string       // Agent Skills name by listing index
-	key      string         // what every aggregate document depends on
-	needFull bool           // llms-full.txt is stale
-	needAPIs bool           // the API catalog is on: its skills' endpoints are gathered
+	names    []string // Agent Skills name by listing index
+	key      string   // what every aggregate document depends on
+	needFull bool     // llms-full.txt is stale
+	needAPIs bool     // the API catalog is on: its skills' endpoints are gathered
 	// mdHash is each SKILL.md's SHA-256 by listing index: the index's
 	// entries, and llms.txt, are made only when finish writes them, so
 	// that a large catalog's render does not carry them (~300,000
@@ -226,11 +225,10 @@ func newExportRun(ctx context.Context, r routes, cat *catalog, listed []store.Ro
 	if !on.AgentSkills && !on.APICatalog && !on.LLMsTxt {
 		return nil, nil
 	}
-	x := &exportRun{ctx: ctx, cache: cat.cache, r: r, on: on, site: cat.site, listed: listed, o: o, keys: keys, at: make(map[string]int, len(listed))}
+	x := &exportRun{ctx: ctx, cache: cat.cache, r: r, on: on, site: cat.site, listed: listed, o: o, keys: keys}
 	ids := make([]string, len(listed))
 	for i, s := range listed {
 		ids[i] = s.ID
-		x.at[s.ID] = i
 	}
 	names := agentskills.Names(ids)
 	x.names = make([]string, len(listed))
@@ -375,7 +373,7 @@ func (x *exportRun) abort() {
 // block of llms-full.txt copied from the previous one, an endpoint the
 // cache kept.
 func (x *exportRun) wants(id string) (i int, need, mdFresh bool, err error) {
-	i, ok := x.at[id]
+	i, ok := listingIndex(x.listed, id)
 	if !ok {
 		return 0, false, false, fmt.Errorf("skill %q: not in the listing", id)
 	}

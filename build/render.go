@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io/fs"
+	"sort"
 	"strings"
 	"time"
 
@@ -225,10 +226,6 @@ func renderListed(ctx context.Context, cfg Config, cat *catalog, listed []store.
 // skills that have a file, an export part or search tokens to make are
 // read at all.
 func renderSkills(ctx context.Context, cfg Config, p *pages, cat *catalog, listed []store.Row, o *output, keys buildKeys, x *exportRun, search *postingsRun) error {
-	entries := make(map[string]*store.Row, len(listed))
-	for i := range listed {
-		entries[listed[i].ID] = &listed[i]
-	}
 	g, gctx := errgroup.WithContext(ctx)
 	// The workers live for the whole stream (a goroutine per skill would
 	// grow a fresh stack for each).
@@ -270,7 +267,11 @@ func renderSkills(ctx context.Context, cfg Config, p *pages, cat *catalog, liste
 				return desc, nil
 			}
 			if page {
-				if err := renderSkill(p, entries[id], d, decode, func() *skillcat.Node { return tree }, o, keys); err != nil {
+				i, ok := listingIndex(listed, id)
+				if !ok {
+					return fmt.Errorf("render skill %q: not in the listing", id)
+				}
+				if err := renderSkill(p, &listed[i], d, decode, func() *skillcat.Node { return tree }, o, keys); err != nil {
 					return fmt.Errorf("render skill %q: %w", id, err)
 				}
 			}
@@ -323,6 +324,16 @@ func renderSkills(ctx context.Context, cfg Config, p *pages, cat *catalog, liste
 	return ctx.Err()
 }
 
+// listingIndex returns the index of skill id in listed, which is in id
+// order (ListedEntries), and whether it is there: a search, where a map
+// by id (one in the skill pages', one in the exports') was ~90,000
+// entries more for the collector to scan through all of render at
+// 100,000 skills.
+func listingIndex(listed []store.Row, id string) (int, bool) {
+	i := sort.Search(len(listed), func(i int) bool { return listed[i].ID >= id })
+	return i, i < len(listed) && listed[i].ID == id
+}
+
 // renderStale is renderSkills in a rebuild: it asks of every listed skill
 // whether its files are stale, what its exports need of it (x.wants) and
 // whether search wants its tokens, then reads the descriptors of only the skills that need theirs, and
@@ -367,7 +378,7 @@ func renderStale(ctx context.Context, cat *catalog, listed []store.Row, x *expor
 		}
 		var at int
 		if x != nil {
-			at = x.at[id]
+			at, _ = listingIndex(listed, id)
 		}
 		return send(id, d, j.page, j.export, j.mdFresh, at)
 	}
