@@ -2,6 +2,7 @@ package skillcat
 
 import (
 	"fmt"
+	"net/url"
 	"regexp"
 	"slices"
 	"sort"
@@ -147,8 +148,34 @@ func lintDescriptor(src *Source, root *Node) Violations {
 	}
 	vs = append(vs, placeholders(src, root)...)
 	vs = append(vs, deviceName(src, root)...)
+	vs = append(vs, userInfo(src, root)...)
 	for i := range vs {
 		vs[i].Severity = SeverityWarning
+	}
+	return vs
+}
+
+// urlMembers are the descriptor's URL members.
+var urlMembers = []Path{Members("endpoint", "url"), Members("provider", "url"), Members("documentation_url"),
+	Members("auth", "token_url"), Members("auth", "authorization_url")}
+
+// userInfo warns of a URL member with a password in its user information
+// ("https://user:password@host/"): it is published with the descriptor,
+// password and all, and skillcat's client refuses such an endpoint
+// (credentials go where auth.type says). A user name alone
+// ("https://user@host/") is left alone.
+func userInfo(src *Source, root *Node) Violations {
+	var vs Violations
+	for _, p := range urlMembers {
+		n := root.At(p)
+		if n == nil || n.Kind != String || !strings.Contains(n.Text, "@") {
+			continue
+		}
+		if u, err := url.Parse(n.Text); err == nil && u.Host != "" && u.User != nil {
+			if _, ok := u.User.Password(); ok {
+				vs = append(vs, src.violation(n, p, fmt.Sprintf("holds a password (%s:…@), which is published with the descriptor; give credentials where auth.type says, never in a URL", u.User.Username())))
+			}
+		}
 	}
 	return vs
 }

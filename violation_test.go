@@ -427,6 +427,9 @@ func TestDescriptorRules(t *testing.T) {
 		{name: "WarnWindowsDeviceID", edits: []edit{with("id", `"nul.backup"`)},
 			want: []want{warning(4, `"nul.backup"`, "/id", "id", `"nul.backup" is a device name on Windows (NUL), where the files named after the id (skills/nul.backup.json, skills/nul.backup/) cannot be made or checked out; choose another id`)}},
 		{name: "OKDeviceNameLater", edits: []edit{with("id", `"acme.con"`)}},
+		{name: "WarnUserInfo", edits: []edit{with("endpoint", `{"url": "https://ci:hunter2@api.example.com/x"}`)},
+			want: []want{warning(10, `"https://ci:hunter2@api.example.com/x"`, "/endpoint/url", "endpoint.url", "holds a password (ci:…@), which is published with the descriptor; give credentials where auth.type says, never in a URL")}},
+		{name: "OKUserNameOnly", edits: []edit{with("endpoint", `{"url": "https://ci@api.example.com/x"}`)}},
 		{name: "WarnUnknownMembers", edits: []edit{
 			with("sunset_at", `"2027-01-01"`),
 			with("provider", `{"name": "Acme Weather", "homepage": "https://acme.example"}`),
