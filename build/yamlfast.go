@@ -35,6 +35,10 @@ func quickNode(yml []byte, lineOffset int) (*skillcat.Node, bool) {
 	if q.lines == nil {
 		return nil, false
 	}
+	// A line holds a key and a value at most: the nodes in one block, the
+	// stacks sized as the JSON parser's.
+	q.block = make([]skillcat.Node, 0, 2*len(q.lines)+1)
+	q.members, q.items = make([]skillcat.Member, 0, 32), make([]*skillcat.Node, 0, 16)
 	root, ok := q.mapping(0, 0)
 	if !ok || q.i != len(q.lines) {
 		return nil, false
