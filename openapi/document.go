@@ -289,7 +289,7 @@ func refuseURI(_ *openapi3.Loader, u *url.URL) ([]byte, error) {
 func loadError(err error) string {
 	var ext *openapi3.DisallowedExternalRefError
 	if errors.As(err, &ext) {
-		return fmt.Sprintf("$ref %q points outside the document; only refs inside it (#/components/...) are followed", ext.Ref)
+		return fmt.Sprintf("$ref %q points outside the document; only refs inside it (#/components/..., or #/definitions/... in Swagger 2.0) are followed, and no other file is read: bundle the document's files into one first", ext.Ref)
 	}
 	return "invalid OpenAPI document: " + err.Error()
 }

@@ -252,7 +252,7 @@ func TestRefused(t *testing.T) {
 		{"OpenAPI2Claimed", "openapi: 2.0\npaths: {}\n", "openapi must be a version"},
 		{"Swagger3", "swagger: '3.0'\n", "swagger \"3.0\" is not supported"},
 		{"NoPaths", "openapi: 3.1.0\ninfo: {title: t, version: '1'}\n", "no paths"},
-		{"ExternalRef", "openapi: 3.0.0\ninfo: {title: t, version: '1'}\npaths:\n  /x:\n    get:\n      responses: {'200': {$ref: 'other.yaml#/r'}}\n", "points outside the document"},
+		{"ExternalRef", "openapi: 3.0.0\ninfo: {title: t, version: '1'}\npaths:\n  /x:\n    get:\n      responses: {'200': {$ref: 'other.yaml#/r'}}\n", "points outside the document; only refs inside it (#/components/..., or #/definitions/... in Swagger 2.0) are followed"},
 		{"Deep", strings.Repeat("[", 300) + strings.Repeat("]", 300), "nested more than"},
 		{"DeepYAML", "openapi: 3.0.0\nx: " + strings.Repeat("[", 250) + strings.Repeat("]", 250) + "\n", "nests deeper than 200"},
 	}
