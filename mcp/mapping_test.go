@@ -95,3 +95,19 @@ func TestRefused(t *testing.T) {
 		})
 	}
 }
+
+// TestVariableWithoutDefaultWarned: a remote URL's variable with no
+// default stays in the endpoint as %7Bname%7D, which no input fills, so
+// the import says so (docs/import.md: a warning for every piece it could
+// not carry over).
+func TestVariableWithoutDefaultWarned(t *testing.T) {
+	doc := `{"name": "a/b", "remotes": [{"type": "sse", "url": "https://{tenant}.example.org/{path}/sse", "variables": {"tenant": {"default": "eu"}}}]}`
+	_, warnings := one(t, doc, skillcat.ImportOptions{})
+	if want := "remotes[0].url: the URL's variable {path} has no default: the endpoint keeps it as %7Bpath%7D"; !strings.Contains(warnings, want) {
+		t.Errorf("warnings:\n%s\nwant one containing %q", warnings, want)
+	}
+	_, warnings = one(t, strings.Replace(doc, `{"tenant": {"default": "eu"}}`, `{"tenant": {"default": "eu"}, "path": {"default": "v1"}}`, 1), skillcat.ImportOptions{})
+	if strings.Contains(warnings, "has no default") {
+		t.Errorf("every variable has a default, yet:\n%s", warnings)
+	}
+}

@@ -301,6 +301,10 @@ func (r *reader) remote(s *skillcat.Node, at string) (*remoteInfo, string, int) 
 				}
 			}
 		}
+		if v := pathVariable(u); v != "" {
+			r.warn(it, fmt.Sprintf("%s/remotes/%d/url", at, i),
+				fmt.Sprintf("the URL's variable {%s} has no default: the endpoint keeps it as %%7B%s%%7D, which no input fills; give it a default or import with --server", v, v))
+		}
 		ri := &remoteInfo{url: u, transport: text(it, "type")}
 		if ri.transport == "" {
 			ri.transport = text(it, "transport_type")
@@ -321,6 +325,25 @@ func (r *reader) remote(s *skillcat.Node, at string) (*remoteInfo, string, int) 
 		first, firstAt = ri, fmt.Sprintf("%s/remotes/%d", at, i)
 	}
 	return first, firstAt, count
+}
+
+// pathVariable returns the name of the first {variable} left in the path
+// or query of a remote URL (one in the host is refused by resolve), or "".
+func pathVariable(u string) string {
+	_, rest, ok := strings.Cut(u, "://")
+	if !ok {
+		rest = u
+	} else if _, p, ok := strings.Cut(rest, "/"); ok {
+		rest = p
+	} else {
+		return ""
+	}
+	_, after, ok := strings.Cut(rest, "{")
+	if !ok {
+		return ""
+	}
+	name, _, _ := strings.Cut(after, "}")
+	return name
 }
 
 // resolve returns a remote URL as a descriptor's endpoint: absolute
