@@ -236,9 +236,15 @@ func (c *card) endpoint() (string, error) {
 			return u, nil
 		}
 	}
+	if chosen < 0 && len(all) == 0 && c.opts.Server != "" {
+		// No interface at all: --server says where the agent is.
+		if u := skillcat.ImportedURL(c.opts.Server); u != "" {
+			return u, nil
+		}
+	}
 	if chosen < 0 {
 		if why == "" {
-			why = "the card names no interface URL (supportedInterfaces or url)"
+			why = "the card names no interface URL (supportedInterfaces or url); give one, or import with --server URL"
 		}
 		return "", c.errorAt(c.root, "", why)
 	}

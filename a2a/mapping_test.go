@@ -45,6 +45,7 @@ func TestMapping(t *testing.T) {
 		{name: "ProviderFallback", doc: card("", ""), member: "provider", want: `{"name":"Note Taker"}`},
 		{name: "EndpointOldURL", doc: card("", ""), member: "endpoint", want: `{"method":"POST","url":"https://agent.notes.example.org/a2a"}`},
 		{name: "EndpointInterfacesPreferHTTP", doc: `{"name": "N", "supportedInterfaces": [{"url": "https://g.example.org", "protocolBinding": "GRPC"}, {"url": "https://j.example.org/rpc", "protocolBinding": "JSONRPC"}], "skills": [{"id": "s", "name": "S"}]}`, member: "endpoint", want: `{"method":"POST","url":"https://j.example.org/rpc"}`},
+		{name: "EndpointFromServer", doc: `{"name": "N", "skills": [{"id": "s", "name": "S"}]}`, opts: skillcat.ImportOptions{Server: "https://agent.example.org/a2a"}, member: "endpoint", want: `{"method":"POST","url":"https://agent.example.org/a2a"}`},
 		{name: "EndpointRelative", doc: `{"name": "N", "url": "/a2a", "skills": [{"id": "s", "name": "S"}]}`, opts: skillcat.ImportOptions{Location: "https://agent.example.org/.well-known/agent-card.json"}, member: "endpoint", want: `{"method":"POST","url":"https://agent.example.org/a2a"}`},
 		{name: "Inputs", doc: card("", ""), member: "inputs", want: `{"description":"A2A skills publish no input schema, so the inputs are open: send an A2A message (message/send) whose parts carry the request.","type":"object"}`},
 		{name: "AuthNone", doc: card("", ""), member: "auth", want: `{"type":"none"}`},
