@@ -32,11 +32,12 @@ const (
 // document is a loaded OpenAPI document: the library's model, and the same
 // document as plain JSON values for the $refs the model leaves as text.
 type document struct {
-	file string
-	t    *openapi3.T
-	raw  any  // the whole document decoded from JSON, numbers as json.Number
-	v31  bool // OpenAPI 3.1 or later: schemas are JSON Schema 2020-12 already
-	swag bool // converted from Swagger 2.0
+	file  string
+	t     *openapi3.T
+	raw   any        // the whole document decoded from JSON, numbers as json.Number
+	v31   bool       // OpenAPI 3.1 or later: schemas are JSON Schema 2020-12 already
+	swag  bool       // converted from Swagger 2.0
+	where *positions // line and column of a pointer, for warnings
 	// dropped is what was removed so that the library would load the
 	// document.
 	dropped []dropped
@@ -75,7 +76,7 @@ func load(file string, data []byte) (*document, error) {
 	if !ok {
 		return nil, fileError(file, 1, 1, "not an OpenAPI document: expected an object with an \"openapi\" member")
 	}
-	d := &document{file: file, raw: raw}
+	d := &document{file: file, raw: raw, where: &positions{data: data}}
 	if sw, ok := root["swagger"]; ok {
 		if s := fmt.Sprint(sw); s != "2.0" {
 			return nil, fileError(file, 0, 0, fmt.Sprintf("swagger %q is not supported; only Swagger 2.0 (converted) and OpenAPI 3.0 and 3.1", s))

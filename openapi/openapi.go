@@ -78,7 +78,10 @@ func (d *document) skills(opts skillcat.ImportOptions) (*skillcat.Imported, erro
 	if im.Document == "" {
 		im.Document = strings.TrimSuffix(path.Base(d.file), path.Ext(d.file))
 	}
-	warn := func(pointer, reason string) { im.WarnAt(d.file, 0, 0, d.path(pointer), reason) }
+	warn := func(pointer, reason string) {
+		line, col := d.where.at(pointer)
+		im.WarnAt(d.file, line, col, d.path(pointer), reason)
+	}
 	if d.swag {
 		warn("", "Swagger 2.0 document converted to OpenAPI 3.0 first")
 	}
