@@ -41,14 +41,37 @@ type Imported struct {
 	// Skills are the descriptors, in the document's order.
 	Skills []*SkillDescriptor
 	// Warnings name every piece of the document that was dropped or
-	// changed on the way, each with severity warning.
+	// changed on the way, each with severity warning, each once.
 	Warnings Violations
+
+	warned map[warnKey]bool // the Warnings, to say each once
 }
 
 // Warn records a warning about the piece of the imported document at
 // pointer (a JSON Pointer into it, "" for the whole document).
 func (im *Imported) Warn(file string, line, col int, pointer, reason string) {
-	im.Warnings = append(im.Warnings, importViolation(file, line, col, pointer, reason, SeverityWarning))
+	im.warn(importViolation(file, line, col, pointer, reason, SeverityWarning))
+}
+
+// warn records v unless the same warning is already there: a piece of
+// the document that every operation inherits (a document-wide security
+// requirement) is dropped once per skill, and said once.
+func (im *Imported) warn(v Violation) {
+	k := warnKey{v.File, v.Pointer, v.Reason, v.Line, v.Column}
+	if im.warned[k] {
+		return
+	}
+	if im.warned == nil {
+		im.warned = map[warnKey]bool{}
+	}
+	im.warned[k] = true
+	im.Warnings = append(im.Warnings, v)
+}
+
+// warnKey is what makes two warnings the same.
+type warnKey struct {
+	file, pointer, reason string
+	line, col             int
 }
 
 // WarnAt is Warn for an importer that knows the place as a Path, having
@@ -59,7 +82,7 @@ func (im *Imported) WarnAt(file string, line, col int, at Path, reason string) {
 	if len(at) > 0 {
 		v.Pointer, v.Field = at.Pointer(), at.Field()
 	}
-	im.Warnings = append(im.Warnings, v)
+	im.warn(v)
 }
 
 // ImportError is the error of an importer that cannot import the piece of

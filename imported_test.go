@@ -99,3 +99,17 @@ func TestLabelAndPointerField(t *testing.T) {
 		t.Errorf("WarnAt: got %+v", w)
 	}
 }
+
+// TestWarnOnce: a warning that every operation repeats (a document-wide
+// security requirement dropped for each skill) is recorded once.
+func TestWarnOnce(t *testing.T) {
+	var im skillcat.Imported
+	for range 3 {
+		im.Warn("api.yaml", 4, 2, "/security/1", "scheme dropped")
+		im.WarnAt("api.yaml", 4, 2, skillcat.Members("security"), "scheme dropped")
+	}
+	im.Warn("api.yaml", 5, 2, "/security/1", "scheme dropped")
+	if len(im.Warnings) != 3 {
+		t.Errorf("got %d warnings, want 3 (one per place and reason):\n%v", len(im.Warnings), im.Warnings)
+	}
+}
