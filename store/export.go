@@ -117,14 +117,15 @@ func exportFresh(ctx context.Context, db *DB, dir, pattern, to string) error {
 	if err := f.Close(); err != nil {
 		return err
 	}
-	return fillInto(ctx, db, fill, to)
+	return fillInto(ctx, db, cacheDSN(fill), to)
 }
 
-// fillInto fills the empty file at fill with db's listed rows (fill) and
-// copies them into the empty file at to (vacuumInto).
-func fillInto(ctx context.Context, db *DB, fill, to string) error {
-	// fill is absolute, so never a "file:" URI: SQLite takes it literally.
-	out, err := sql.Open("sqlite", fill)
+// fillInto fills the empty database file of the data source name dsn (a
+// "file:" URI, so that no character of its path is read as a parameter:
+// cacheDSN) with db's listed rows (fill) and copies them into the empty
+// file at to (vacuumInto).
+func fillInto(ctx context.Context, db *DB, dsn, to string) error {
+	out, err := sql.Open("sqlite", dsn)
 	if err != nil {
 		return err
 	}

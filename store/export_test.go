@@ -194,6 +194,35 @@ func TestExport(t *testing.T) {
 		}
 	})
 
+	t.Run("PathWithURICharacters", func(t *testing.T) {
+		db := openMemory(t)
+		load(t, db, public...)
+		root := t.TempDir()
+		dir := filepath.Join(root, "a?b#c%20d")
+		if err := os.Mkdir(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := db.Export(ctx, filepath.Join(dir, "catalog.sqlite")); err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range []string{root, dir} {
+			entries, err := os.ReadDir(d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(entries) != 1 {
+				var names []string
+				for _, e := range entries {
+					names = append(names, e.Name())
+				}
+				t.Errorf("got %v in %s, want only %s", names, d, filepath.Base(dir)+" or catalog.sqlite")
+			}
+		}
+		if got, want := exportBytes(t, db), mustRead(t, filepath.Join(dir, "catalog.sqlite")); !bytes.Equal(got, want) {
+			t.Errorf("got a different file in a folder named with URI characters (%d bytes, want %d)", len(want), len(got))
+		}
+	})
+
 	t.Run("Empty", func(t *testing.T) {
 		db := openMemory(t)
 		load(t, db, secret())
@@ -221,4 +250,13 @@ func BenchmarkExport(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+func mustRead(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }

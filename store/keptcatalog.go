@@ -53,7 +53,7 @@ func (t *CacheTx) exportKept(ctx context.Context, db *DB, to string) error {
 		if err := os.WriteFile(fill, nil, 0o600); err != nil {
 			return err
 		}
-		if err := fillInto(ctx, db, fill, to); err != nil {
+		if err := fillInto(ctx, db, cacheDSN(fill), to); err != nil {
 			os.Remove(fill)
 			return err
 		}
@@ -84,7 +84,7 @@ func (t *CacheTx) updateKept(ctx context.Context, path, to string, touched []str
 	if have := fileIdentity(path); want == "" || have != want {
 		return false, nil
 	}
-	out, err := sql.Open("sqlite", path)
+	out, err := sql.Open("sqlite", cacheDSN(path))
 	if err != nil {
 		return false, err
 	}

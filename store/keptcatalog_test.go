@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"database/sql"
+	"net/url"
 	"os"
 	"path/filepath"
 	"syscall"
@@ -19,10 +20,14 @@ import (
 // one; a build that fails after it updated the file; a hand edit of the
 // file), every catalog.sqlite exported is byte for byte the one a fresh
 // index of the same rows gives, and the file is updated in place exactly
-// when it may be.
+// when it may be. Its folder's name holds characters of a URI.
 func TestKeptCatalog(t *testing.T) {
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "cache.sqlite")
+	dir := filepath.Join(t.TempDir(), "a?b#c%20d") // read as a name, never as a URI
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "cache.sqlite")
 	catalog := path + "-catalog"
 	rows := map[string]store.Row{}
 	var initial []store.Row
@@ -138,7 +143,7 @@ func TestKeptCatalog(t *testing.T) {
 	// A hand edit of the kept catalog: the next build fills a new one,
 	// without the edited row.
 	time.Sleep(20 * time.Millisecond)
-	db, err := sql.Open("sqlite", catalog)
+	db, err := sql.Open("sqlite", (&url.URL{Scheme: "file", Path: catalog}).String())
 	if err != nil {
 		t.Fatal(err)
 	}
