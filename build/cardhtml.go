@@ -69,7 +69,7 @@ func (w *htmlOut) cards(r routes, pg *page) {
 	for i := range pg.Skills {
 		s := &pg.Skills[i]
 		w.raw("\n<li class=\"card\" data-id=\"")
-		w.text(s.ID)
+		w.text(s.ID())
 		w.raw(`" data-type="`)
 		w.text(s.Type())
 		w.raw(`"><p class="card-badges"><span class="badge type-`)
@@ -77,25 +77,25 @@ func (w *htmlOut) cards(r routes, pg *page) {
 		w.raw(`">`)
 		w.text(typeTitle(s.Type()))
 		w.raw(`</span><span class="badge access-`)
-		w.text(s.Access)
+		w.text(s.Access())
 		w.raw(`">`)
-		if s.Access == "restricted" {
+		if s.Access() == "restricted" {
 			w.raw("Restricted")
 		} else {
 			w.raw("Public")
 		}
 		w.raw("</span></p>\n<h3 class=\"card-title\"><a href=\"")
-		w.url(r.link(pg.File, r.skillPage(s.ID)))
+		w.url(r.link(pg.File, r.skillPage(s.ID())))
 		w.raw(`">`)
-		w.text(s.Name)
+		w.text(s.Name())
 		w.raw("</a></h3>\n<p class=\"card-summary\">")
-		w.text(s.Summary)
+		w.text(s.Summary())
 		w.raw("</p>\n<p class=\"card-meta\"><span class=\"card-provider\">")
 		w.text(s.Provider())
 		w.raw(`</span> <span class="card-version">v`)
-		w.text(s.Version)
+		w.text(s.Version())
 		w.raw(`</span></p>`)
-		w.tags("\n", home, s.Tags)
+		w.tags("\n", home, s.Tags())
 		w.raw(`</li>`)
 	}
 	w.raw("\n</ul>\n")

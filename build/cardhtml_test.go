@@ -74,3 +74,28 @@ func TestSkillListOverride(t *testing.T) {
 		}
 	}
 }
+
+// TestListItemHoldsOnlyTheKey checks that a listing template (a site's own,
+// with --templates) can read of a skill only what listingKey holds: a
+// field left out of the key, such as the row's digest or source path,
+// would leave a rebuild's listing pages stale when only it changed
+// (f9e848e embedded the whole row: a card showing {{.Digest}} kept the
+// old digest after a description's later paragraphs changed).
+func TestListItemHoldsOnlyTheKey(t *testing.T) {
+	row := store.Row{ID: "a.b", Name: "N", Version: "1.0.0", CapabilityType: "api", Access: "public", Summary: "S",
+		ProviderName: "P", Tags: []string{"t"}, Source: "g/a.json", Descriptor: []byte("{}"), Digest: "sha256:00"}
+	item := items([]store.Row{row})[0]
+	run := func(text string) (string, error) {
+		var b strings.Builder
+		err := template.Must(template.New("t").Parse(text)).Execute(&b, item)
+		return b.String(), err
+	}
+	if got, err := run(`{{.ID}} {{.Name}} {{.Summary}} {{.Type}} {{.Access}} {{.Version}} {{.Provider}}{{range .Tags}} {{.}}{{end}}`); err != nil || got != "a.b N S api public 1.0.0 P t" {
+		t.Errorf("the keyed fields: %q, %v", got, err)
+	}
+	for _, field := range []string{"Source", "Descriptor", "Digest", "Row"} {
+		if got, err := run("{{." + field + "}}"); err == nil {
+			t.Errorf("a template reads .%s of a listed skill (%q), which listingKey does not hold", field, got)
+		}
+	}
+}

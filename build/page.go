@@ -138,16 +138,37 @@ type typeCount struct {
 // listItem is one skill on the home and type pages: its row of the
 // listing, which render holds anyway. One pointer, not a second copy of
 // the row's eight fields (~12 MB the collector scans at every collection
-// of a render at 100,000 skills, and again for the type listings).
+// of a render at 100,000 skills, and again for the type listings). The
+// row is not embedded: a page template may read only what listingKey
+// holds (its methods), never the row's source path, descriptor or digest,
+// which would leave a rebuild's listing pages stale when they change.
 type listItem struct {
-	*store.Row
+	row *store.Row
 }
 
+// ID is the skill's id.
+func (d listItem) ID() string { return d.row.ID }
+
+// Name is the skill's name.
+func (d listItem) Name() string { return d.row.Name }
+
+// Summary is the skill's summary.
+func (d listItem) Summary() string { return d.row.Summary }
+
 // Type is the skill's capability type.
-func (d listItem) Type() string { return d.CapabilityType }
+func (d listItem) Type() string { return d.row.CapabilityType }
+
+// Access is the skill's access: public or restricted.
+func (d listItem) Access() string { return d.row.Access }
+
+// Version is the skill's version.
+func (d listItem) Version() string { return d.row.Version }
 
 // Provider is the skill's provider's name.
-func (d listItem) Provider() string { return d.ProviderName }
+func (d listItem) Provider() string { return d.row.ProviderName }
+
+// Tags are the skill's tags, in source order.
+func (d listItem) Tags() []string { return d.row.Tags }
 
 // newPage is what every page template gets for the page written to file.
 func (p *pages) newPage(file, title string, counts map[string]int) *page {
@@ -193,11 +214,11 @@ func items(skills []store.Row) []listItem {
 		out[i] = listItem{s}
 	}
 	sort.SliceStable(out, func(i, j int) bool {
-		a, b := strings.ToLower(out[i].Name), strings.ToLower(out[j].Name)
+		a, b := strings.ToLower(out[i].Name()), strings.ToLower(out[j].Name())
 		if a != b {
 			return a < b
 		}
-		return out[i].ID < out[j].ID
+		return out[i].ID() < out[j].ID()
 	})
 	return out
 }

@@ -167,12 +167,12 @@ func listingKey(site, file, typ string, n, total int, counts map[string]int, sho
 		k.number(counts[string(t)])
 	}
 	for _, d := range shown {
-		for _, f := range [...]string{d.ID, d.Name, d.Summary, d.Type(), d.Access, d.Version, d.Provider()} {
+		for _, f := range [...]string{d.ID(), d.Name(), d.Summary(), d.Type(), d.Access(), d.Version(), d.Provider()} {
 			k.field(f)
 		}
-		k.h.Write(strconv.AppendInt(nil, int64(len(d.Tags)), 10))
+		k.h.Write(strconv.AppendInt(nil, int64(len(d.Tags())), 10))
 		k.h.Write([]byte{':'})
-		for _, t := range d.Tags {
+		for _, t := range d.Tags() {
 			k.field(t)
 		}
 	}

@@ -182,14 +182,14 @@ func newPostingsRun(ctx context.Context, cat *catalog, docs []listItem, digests 
 	// every skill and keeps no key (~11 MB at 100,000 skills).
 	if cat.cache == nil {
 		for i := range docs {
-			r.missing[docs[i].ID] = i
+			r.missing[docs[i].ID()] = i
 		}
 		r.start()
 		return r, nil
 	}
 	r.keys = make([]string, len(docs))
 	for i := range docs {
-		r.keys[i] = tokensKey(&docs[i], digests[docs[i].ID])
+		r.keys[i] = tokensKey(&docs[i], digests[docs[i].ID()])
 	}
 	// In a rebuild, the unchanged skills' postings are the previous
 	// index's (searchreuse.go).
@@ -197,7 +197,7 @@ func newPostingsRun(ctx context.Context, cat *catalog, docs []listItem, digests 
 		r.postings = prev
 		for i := range docs {
 			if !kept[i] {
-				r.missing[docs[i].ID] = i
+				r.missing[docs[i].ID()] = i
 				continue
 			}
 			cat.cache.UsePart(searchPart, r.keys[i])
@@ -218,11 +218,11 @@ func newPostingsRun(ctx context.Context, cat *catalog, docs []listItem, digests 
 		d := &docs[i]
 		data, ok := kept[r.keys[i]]
 		if !ok {
-			r.missing[d.ID] = i
+			r.missing[d.ID()] = i
 			continue
 		}
 		if err := mergeTokens(r.postings, i, data); err != nil {
-			return nil, fmt.Errorf("%w: search tokens of %q: %v", errCache, d.ID, err)
+			return nil, fmt.Errorf("%w: search tokens of %q: %v", errCache, d.ID(), err)
 		}
 		cat.cache.UsePart(searchPart, r.keys[i])
 	}
@@ -283,7 +283,7 @@ func (r *postingsRun) tokenizeDescriptor(doc int, descriptor []byte) error {
 		Description string `json:"description"`
 	}
 	if err := json.Unmarshal(descriptor, &d); err != nil {
-		return fmt.Errorf("search index: decode %q: %w", r.docs[doc].ID, err)
+		return fmt.Errorf("search index: decode %q: %w", r.docs[doc].ID(), err)
 	}
 	r.tokenize(doc, d.Description)
 	return nil
@@ -308,10 +308,10 @@ const searchPart = "search-tokens"
 // digest) and the fields of its listing entry.
 func tokensKey(d *listItem, digest string) string {
 	k := newKeyHash()
-	for _, f := range [...]string{digest, d.ID, d.Name, d.Summary, d.Provider()} {
+	for _, f := range [...]string{digest, d.ID(), d.Name(), d.Summary(), d.Provider()} {
 		k.field(f)
 	}
-	for _, t := range d.Tags {
+	for _, t := range d.Tags() {
 		k.field(t)
 	}
 	return k.sum()
@@ -364,13 +364,13 @@ func docTokens(d *listItem, description string) map[string]uint8 {
 		}
 	}
 	searchTokens(description, add(fieldDescription))
-	searchTokens(d.Summary, add(fieldSummary))
+	searchTokens(d.Summary(), add(fieldSummary))
 	searchTokens(d.Provider(), add(fieldMeta))
-	for _, tag := range d.Tags {
+	for _, tag := range d.Tags() {
 		searchTokens(tag, add(fieldMeta))
 	}
-	searchTokens(d.Name, add(fieldTitle))
-	searchTokens(d.ID, add(fieldTitle))
+	searchTokens(d.Name(), add(fieldTitle))
+	searchTokens(d.ID(), add(fieldTitle))
 	return toks
 }
 
@@ -600,11 +600,11 @@ func typeMap(docs []listItem) string {
 func encodeDocs(docs []listItem) ([]byte, error) {
 	rows := make([][]any, len(docs))
 	for i, d := range docs {
-		tags := d.Tags
+		tags := d.Tags()
 		if tags == nil {
 			tags = []string{}
 		}
-		rows[i] = []any{d.ID, d.Name, d.Summary, d.Type(), d.Access, d.Version, d.Provider(), tags}
+		rows[i] = []any{d.ID(), d.Name(), d.Summary(), d.Type(), d.Access(), d.Version(), d.Provider(), tags}
 	}
 	var b strings.Builder
 	enc := json.NewEncoder(&b)
