@@ -90,6 +90,10 @@ var plainPieces = []string{
 	"*", "**", "***", "*em*", "**strong**", "**a*", "*a**", "`", "``", "`code`", "` sp `", "`a*b`", "`<x>`", "(", ")", ".", ",", ";", "!", "?", "'", "\"",
 	"-", "--", "---", "+", "=", "===", "#", "##", ">", "<b>", "&amp;", "\\*", "[x]", "_u_", "~~s~~", "|", "www.", "WWW.x",
 	"http://x.example", "a@b.example", ":", "\r\n", "\x00", "\xff", "$", "%", "/", "{", "}",
+	// Unicode punctuation and white space next to stars, marks, controls
+	// other than \n, and stars beside brackets.
+	"“", "”", "’", "—", "…", "©", "€", "😀", "\u2003", "\u3000", "\u0085", "\u2028", "\u0301", "\u200b", "\ufeff",
+	"\f", "\v", "\r", "\x7f", "  \n", "\t\n", "(*", "*)", "a*", "*a", "x`y", "9",
 }
 
 // TestPlainParagraph holds plainParagraph to the parser's first text on
