@@ -240,12 +240,12 @@ func Instructions(s *Skill) ([]byte, error) {
 	d := s.Descriptor
 	var b bytes.Buffer
 	b.Grow(instructionsSize(s))
-	fmt.Fprintf(&b, "# %s\n\n", skillcat.OneLine(d.Name))
+	fmt.Fprintf(&b, "# %s\n\n", skillcat.MarkdownText(d.Name))
 	if s.Summary != "" {
-		fmt.Fprintf(&b, "%s\n\n", skillcat.OneLine(s.Summary))
+		fmt.Fprintf(&b, "%s\n\n", skillcat.MarkdownText(s.Summary))
 	}
 	fmt.Fprintf(&b, "- Skill id: `%s`, version %s, %s skill (Skill Sharing Protocol %s)\n", d.ID, d.Version, article(typeWord(d.CapabilityType)), skillcat.CurrentVersion)
-	fmt.Fprintf(&b, "- Provider: %s", skillcat.OneLine(d.Provider.Name))
+	fmt.Fprintf(&b, "- Provider: %s", skillcat.MarkdownText(d.Provider.Name))
 	if d.Provider.URL != "" {
 		fmt.Fprintf(&b, " <%s>", d.Provider.URL)
 	}
@@ -335,7 +335,7 @@ func writeAuth(b *bytes.Buffer, a skillcat.Auth) {
 			sort.Strings(names)
 			b.WriteString("Scopes:\n\n")
 			for _, name := range names {
-				fmt.Fprintf(b, "- %s: %s\n", code(name), skillcat.OneLine(a.Scopes[name]))
+				fmt.Fprintf(b, "- %s: %s\n", code(name), skillcat.MarkdownText(a.Scopes[name]))
 			}
 			b.WriteString("\n")
 		}
@@ -360,7 +360,7 @@ const (
 // writeExample writes one example as a ready InvocationRequest and, when
 // the example shows an output, the InvocationResponse that carries it.
 func writeExample(b *bytes.Buffer, d *skillcat.SkillDescriptor, ex skillcat.Example, i int) error {
-	title := skillcat.OneLine(ex.Title)
+	title := skillcat.MarkdownText(ex.Title)
 	if title == "" {
 		title = fmt.Sprintf("Example %d", i+1)
 	}

@@ -13,6 +13,8 @@ import (
 	skillcat "github.com/skillcat/skillcat"
 	"github.com/skillcat/skillcat/agentskills"
 	"github.com/skillcat/skillcat/internal/skillsref"
+	"github.com/yuin/goldmark"
+	gmhtml "github.com/yuin/goldmark/renderer/html"
 	"go.yaml.in/yaml/v3"
 	"pgregory.net/rapid"
 )
@@ -145,6 +147,38 @@ func TestDescriptionEndsSentence(t *testing.T) {
 		got := agentskills.Description(summary, "Weather", "w.f", skillcat.API, "Acme")
 		if !strings.HasPrefix(got, want) {
 			t.Errorf("Description(%q) = %q, want it to start with %q", summary, got, want)
+		}
+	}
+}
+
+// TestInstructionsMarkdownText holds SKILL.md's plain texts to text: a
+// name, summary, provider or example title holding what Markdown reads as
+// HTML or emphasis shows those characters when the body is rendered.
+func TestInstructionsMarkdownText(t *testing.T) {
+	d := &skillcat.SkillDescriptor{
+		ID: "acme.x", Name: "Foo_bar_baz <b>", Version: "1.0.0", CapabilityType: skillcat.API,
+		Provider: skillcat.Provider{Name: "*Acme*"},
+		Endpoint: skillcat.Endpoint{URL: "https://api.example.com/run"},
+		Inputs:   json.RawMessage(`{"type":"object"}`), Output: json.RawMessage(`true`),
+		Auth: skillcat.Auth{Type: skillcat.AuthNone}, Access: skillcat.Public,
+		Examples: []skillcat.Example{{Title: "<img src=x onerror=alert(1)>", Inputs: json.RawMessage(`{}`)}},
+	}
+	body, err := agentskills.Instructions(&agentskills.Skill{Descriptor: d, Summary: "Use <script>alert(1)</script> and _x_"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var html strings.Builder
+	if err := goldmark.New(goldmark.WithRendererOptions(gmhtml.WithUnsafe())).Convert(body, &html); err != nil {
+		t.Fatal(err)
+	}
+	for _, bad := range []string{"<script", "<b>", "<img", "<em>"} {
+		if strings.Contains(html.String(), bad) {
+			t.Errorf("rendered SKILL.md body holds %q:\n%s\nfrom:\n%s", bad, html.String(), body)
+		}
+	}
+	for _, want := range []string{"Foo_bar_baz &lt;b&gt;", "*Acme*", "Use &lt;script&gt;alert(1)&lt;/script&gt; and _x_", "&lt;img src=x onerror=alert(1)&gt;"} {
+		if !strings.Contains(html.String(), want) {
+			t.Errorf("rendered SKILL.md body lacks %q:\n%s", want, html.String())
 		}
 	}
 }

@@ -50,10 +50,10 @@ func Encode(f File) []byte {
 		if len(s.Links) == 0 {
 			continue
 		}
-		b.WriteString("## " + skillcat.OneLine(s.Name) + "\n\n")
+		b.WriteString("## " + skillcat.MarkdownText(s.Name) + "\n\n")
 		for _, l := range s.Links {
 			b.WriteString("- [" + linkText(l.Name) + "](" + destination(l.URL) + ")")
-			if n := skillcat.OneLine(l.Notes); n != "" {
+			if n := skillcat.MarkdownText(l.Notes); n != "" {
 				b.WriteString(": " + n)
 			}
 			b.WriteString("\n")
@@ -169,8 +169,8 @@ func (fw *FullWriter) write(p []byte) {
 }
 
 func writeHead(b *bytes.Buffer, f File) {
-	b.WriteString("# " + skillcat.OneLine(f.Title) + "\n\n")
-	if s := skillcat.OneLine(f.Summary); s != "" {
+	b.WriteString("# " + skillcat.MarkdownText(f.Title) + "\n\n")
+	if s := skillcat.MarkdownText(f.Summary); s != "" {
 		b.WriteString("> " + s + "\n\n")
 	}
 	if d := skillcat.Printable(strings.TrimSpace(f.Details)); d != "" {
@@ -178,10 +178,9 @@ func writeHead(b *bytes.Buffer, f File) {
 	}
 }
 
-var textEscaper = strings.NewReplacer(`\`, `\\`, "[", `\[`, "]", `\]`)
-
-// linkText escapes what would end a link's text early.
-func linkText(s string) string { return textEscaper.Replace(skillcat.OneLine(s)) }
+// linkText escapes what would end a link's text early, or make more of it
+// than text.
+func linkText(s string) string { return skillcat.MarkdownText(s) }
 
 var destEscaper = strings.NewReplacer(" ", "%20", "(", "%28", ")", "%29", "<", "%3C", ">", "%3E")
 

@@ -42,7 +42,7 @@ func TestEncodeControls(t *testing.T) {
 		Details:  "Intro\x7f",
 		Sections: []llmstxt.Section{{Name: "API\x1b", Links: []llmstxt.Link{{Name: "W\x1b]0;x\x07", URL: "w.md", Notes: "N\x00"}}}},
 	}
-	want := "# Acme\ufffd\n\n> All\ufffd[2J\n\nIntro\ufffd\n\n## API\ufffd\n\n- [W\ufffd\\]0;x\ufffd](w.md): N\ufffd\n"
+	want := "# Acme\ufffd\n\n> All\ufffd\\[2J\n\nIntro\ufffd\n\n## API\ufffd\n\n- [W\ufffd\\]0;x\ufffd](w.md): N\ufffd\n"
 	if got := string(llmstxt.Encode(f)); got != want {
 		t.Errorf("Encode:\ngot:  %q\nwant: %q", got, want)
 	}
@@ -159,4 +159,19 @@ func TestFullWriterRuns(t *testing.T) {
 			t.Fatalf("got %q, want %q", got.Bytes(), enc)
 		}
 	})
+}
+
+// TestEncodeMarkdownText holds llms.txt's plain texts to text: a summary,
+// name or note holding what Markdown reads as HTML, emphasis or a link is
+// written escaped, so that a viewer shows the characters.
+func TestEncodeMarkdownText(t *testing.T) {
+	f := llmstxt.File{
+		Title:    "# Acme_tools",
+		Summary:  "Use <script>alert(1)</script> and *x*",
+		Sections: []llmstxt.Section{{Name: "API", Links: []llmstxt.Link{{Name: "a [b](c)", URL: "w.md", Notes: "1. `<img src=x>`"}}}},
+	}
+	want := "# \\# Acme_tools\n\n> Use \\<script>alert(1)\\</script> and \\*x\\*\n\n## API\n\n- [a \\[b\\](c)](w.md): 1\\. \\`\\<img src=x>\\`\n"
+	if got := string(llmstxt.Encode(f)); got != want {
+		t.Errorf("Encode:\ngot:  %q\nwant: %q", got, want)
+	}
 }
