@@ -130,7 +130,8 @@ func (x *SkillIndex) Filter(t CapabilityType) []IndexEntry {
 
 // ParseIndex parses and validates a SkillIndex: its structure, the protocol
 // version rule, and that no id is listed twice. The violations of a valid
-// index are warnings, such as an unknown member.
+// index are warnings, such as an unknown member or the first skill out of
+// id order.
 func ParseIndex(file string, data []byte) (*SkillIndex, Violations) {
 	src := &Source{Name: file, Data: data}
 	root, vs := parseDocument(src, IndexSchemaFile)
@@ -138,11 +139,19 @@ func ParseIndex(file string, data []byte) (*SkillIndex, Violations) {
 		return nil, vs
 	}
 	seen := map[string]int{}
+	var order Violations // skills out of id order: warnings, the index is still usable
 	for i, e := range root.Get("skills").Items {
 		id := e.Get("id").Text
 		if j, dup := seen[id]; dup {
 			vs = append(vs, src.violation(e.Get("id"), Members("skills").Item(i).Member("id"),
 				"id "+quoteValue(e.Get("id"))+" is listed twice (also at skills["+itoa(j)+"])"))
+		} else if i > 0 && order == nil {
+			if prev := root.Get("skills").Items[i-1].Get("id"); id < prev.Text {
+				v := src.violation(e.Get("id"), Members("skills").Item(i).Member("id"),
+					"the skills are not ordered by id (SPEC 1.3): "+quoteValue(e.Get("id"))+" comes after "+quoteValue(prev))
+				v.Severity = SeverityWarning
+				order = Violations{v}
+			}
 		}
 		seen[id] = i
 	}
@@ -153,6 +162,7 @@ func ParseIndex(file string, data []byte) (*SkillIndex, Violations) {
 	if err := decodeNode(root, x); err != nil {
 		return nil, Violations{src.fileViolation(1, 1, err.Error())}
 	}
+	vs = append(vs, order...)
 	return x, append(vs, lintMembers(src, root, indexKind)...)
 }
 
