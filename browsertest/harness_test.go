@@ -292,7 +292,8 @@ func eval[T any](t *testing.T, ctx context.Context, expr string) T {
 
 // waitFor polls a JavaScript expression until it is truthy. A page that
 // is still replacing its document (the old JavaScript context gone, the new
-// one not there yet) is waited for too.
+// one not there yet, or the poll cut off by the navigation: "Inspected
+// target navigated or closed") is waited for too.
 func waitFor(t *testing.T, ctx context.Context, expr string) {
 	t.Helper()
 	pctx, cancel := context.WithTimeout(ctx, 10*time.Second)
@@ -302,11 +303,17 @@ func waitFor(t *testing.T, ctx context.Context, expr string) {
 		if err == nil {
 			return
 		}
-		if !strings.Contains(err.Error(), "Cannot find context") || pctx.Err() != nil {
+		if !navigating(err) || pctx.Err() != nil {
 			t.Fatalf("waiting for %s: %v", expr, err)
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+}
+
+// navigating reports whether err is a poll's failure because its page was
+// replacing its document, not because the expression failed.
+func navigating(err error) bool {
+	return strings.Contains(err.Error(), "Cannot find context") || strings.Contains(err.Error(), "Inspected target navigated or closed")
 }
 
 // load navigates and waits until the page's script has set itself up (on
