@@ -367,16 +367,12 @@ func (x *exportRun) abort() {
 	}
 }
 
-// wants says whether skill id's descriptor is needed for the exports (i
-// its index in the listing), and whether its SKILL.md is fresh, taken from
+// wants says whether the descriptor of skill i (its index in the
+// listing) is needed for the exports, and whether its SKILL.md is fresh, taken from
 // the previous output. It notes what is taken without the descriptor: a
 // block of llms-full.txt copied from the previous one, an endpoint the
 // cache kept.
-func (x *exportRun) wants(id string) (i int, need, mdFresh bool, err error) {
-	i, ok := listingIndex(x.listed, id)
-	if !ok {
-		return 0, false, false, fmt.Errorf("skill %q: not in the listing", id)
-	}
+func (x *exportRun) wants(i int) (need, mdFresh bool) {
 	e := &x.listed[i]
 	md := x.r.skillMD(x.names[i])
 	mdFresh = x.on.AgentSkills && x.o.fresh(md, mdKey(x.keys, e, x.names[i]))
@@ -396,7 +392,7 @@ func (x *exportRun) wants(id string) (i int, need, mdFresh bool, err error) {
 		}
 	}
 	need = (x.on.AgentSkills && !mdFresh) || needFull || needAPI
-	return i, need, mdFresh, nil
+	return need, mdFresh
 }
 
 // one makes what skill i needs made, writing only its own slots; decode

@@ -246,7 +246,8 @@ func renderSkills(ctx context.Context, cfg Config, p *pages, cat *catalog, liste
 	}
 	// send makes one skill's files on the next free worker; it waits while
 	// all are busy, so descriptors are read only as fast as they are made.
-	send := func(id string, d []byte, page, export, mdFresh bool, at int) error {
+	// at is the skill's index in listed.
+	send := func(id string, at int, d []byte, page, export, mdFresh bool) error {
 		if err := gctx.Err(); err != nil {
 			return err
 		}
@@ -267,11 +268,7 @@ func renderSkills(ctx context.Context, cfg Config, p *pages, cat *catalog, liste
 				return desc, nil
 			}
 			if page {
-				i, ok := listingIndex(listed, id)
-				if !ok {
-					return fmt.Errorf("render skill %q: not in the listing", id)
-				}
-				if err := renderSkill(p, &listed[i], d, decode, func() *skillcat.Node { return tree }, o, keys); err != nil {
+				if err := renderSkill(p, &listed[at], d, decode, func() *skillcat.Node { return tree }, o, keys); err != nil {
 					return fmt.Errorf("render skill %q: %w", id, err)
 				}
 			}
@@ -301,14 +298,15 @@ func renderSkills(ctx context.Context, cfg Config, p *pages, cat *catalog, liste
 		// Cold: every file is made; stream every descriptor out of the
 		// index.
 		err = cat.db.EachDescriptor(gctx, func(id string, d []byte) error {
-			at, export, mdFresh := 0, false, false
-			if x != nil {
-				var err error
-				if at, export, mdFresh, err = x.wants(id); err != nil {
-					return fmt.Errorf("exports: %w", err)
-				}
+			at, ok := listingIndex(listed, id)
+			if !ok {
+				return fmt.Errorf("render skill %q: not in the listing", id)
 			}
-			return send(id, d, true, export, mdFresh, at)
+			export, mdFresh := false, false
+			if x != nil {
+				export, mdFresh = x.wants(at)
+			}
+			return send(id, at, d, true, export, mdFresh)
 		})
 	} else {
 		err = renderStale(gctx, cat, listed, x, search, stale, send)
@@ -340,8 +338,9 @@ func listingIndex(listed []store.Row, id string) (int, bool) {
 // sends each to be made. Many are streamed out of the index at once
 // (after a change to the site, say); a few are fetched one by one.
 func renderStale(ctx context.Context, cat *catalog, listed []store.Row, x *exportRun, search *postingsRun, stale func(*store.Row) bool,
-	send func(id string, d []byte, page, export, mdFresh bool, at int) error) error {
+	send func(id string, at int, d []byte, page, export, mdFresh bool) error) error {
 	type job struct {
+		at                    int // the skill's index in listed
 		page, export, mdFresh bool
 	}
 	// Each skill's files are looked at (an lstat of each live file) on
@@ -350,11 +349,9 @@ func renderStale(ctx context.Context, cat *catalog, listed []store.Row, x *expor
 	err := onWorkers(len(listed), func(i int) error {
 		e := &listed[i]
 		j := &all[i]
+		j.at = i
 		if x != nil {
-			var err error
-			if _, j.export, j.mdFresh, err = x.wants(e.ID); err != nil {
-				return fmt.Errorf("exports: %w", err)
-			}
+			j.export, j.mdFresh = x.wants(i)
 		}
 		// stale takes a fresh descriptor and page from the previous output.
 		j.page = stale(e)
@@ -376,11 +373,7 @@ func renderStale(ctx context.Context, cat *catalog, listed []store.Row, x *expor
 		if !ok {
 			return nil
 		}
-		var at int
-		if x != nil {
-			at, _ = listingIndex(listed, id)
-		}
-		return send(id, d, j.page, j.export, j.mdFresh, at)
+		return send(id, j.at, d, j.page, j.export, j.mdFresh)
 	}
 	if len(order) > len(listed)/8 {
 		return cat.db.EachDescriptor(ctx, do)
