@@ -182,6 +182,12 @@ func TagOf(text string) string {
 	return Slug(text, 32)
 }
 
+// TagDropped is an importer's warning for a tag of text of which TagOf
+// keeps nothing ("日本", "!!!").
+func TagDropped(text string) string {
+	return "tag " + strconv.Quote(text) + ` dropped: a tag keeps only the letters a-z, digits and "-", and it has none`
+}
+
 // UniqueIDs hands out ids that are unique among those it has handed out:
 // the second "a.b" is "a.b-2", the third "a.b-3".
 type UniqueIDs map[string]int

@@ -542,7 +542,7 @@ func tags(n *skillcat.Node, warn func(it *skillcat.Node, reason string)) []strin
 		for _, it := range n.Items {
 			t := skillcat.TagOf(it.Text)
 			if it.Kind == skillcat.String && t == "" {
-				warn(it, fmt.Sprintf("tag %q dropped: a tag keeps only the letters a-z, digits and \"-\", and it has none", it.Text))
+				warn(it, skillcat.TagDropped(it.Text))
 			}
 			if it.Kind == skillcat.String && t != "" && !seen[t] && len(out) < 20 {
 				seen[t] = true

@@ -88,10 +88,11 @@ func (o *operation) skill(opts skillcat.ImportOptions, prefix, version string, p
 
 	seen := map[string]bool{}
 	for _, t := range op.Tags {
-		if skillcat.TagOf(t) == "" {
-			o.warn(o.at+"/tags", fmt.Sprintf("tag %q dropped: a tag keeps only the letters a-z, digits and \"-\", and it has none", t))
+		tag := skillcat.TagOf(t)
+		if tag == "" {
+			o.warn(o.at+"/tags", skillcat.TagDropped(t))
 		}
-		if tag := skillcat.TagOf(t); tag != "" && !seen[tag] {
+		if tag != "" && !seen[tag] {
 			if len(d.Tags) == 20 {
 				o.warn(o.at+"/tags", "tags after the 20th dropped")
 				break
