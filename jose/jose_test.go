@@ -7,6 +7,7 @@ import (
 	"crypto/rand"
 	"crypto/x509"
 	"encoding/base64"
+	"encoding/hex"
 	"encoding/pem"
 	"errors"
 	"strings"
@@ -166,4 +167,56 @@ func TestKeys(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestWeakKeysRefused: a public key of small order is never pinned nor
+// published. For the identity, the signature R = identity, S = 0 verifies
+// (crypto/ed25519 accepts it) over every payload, so pinning such a key,
+// copied from a hostile jwks.json, would let anyone sign the catalog.
+// The encodings are libsodium's blocklist (ge25519_has_small_order) and
+// the same points with the sign bit set.
+func TestWeakKeysRefused(t *testing.T) {
+	identity := make([]byte, 32)
+	identity[0] = 1
+	forged := append(append([]byte(nil), identity...), make([]byte, 32)...)
+	if !ed25519.Verify(identity, []byte("any payload at all"), forged) {
+		t.Fatal("the premise: crypto/ed25519 no longer accepts the identity's universal signature")
+	}
+	weak := []string{
+		"0000000000000000000000000000000000000000000000000000000000000000",
+		"0100000000000000000000000000000000000000000000000000000000000000",
+		"26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc05",
+		"c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac037a",
+		"ecffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f",
+		"edffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f",
+		"eeffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f",
+	}
+	for _, h := range weak {
+		for _, sign := range []byte{0, 0x80} {
+			x, _ := hex.DecodeString(h)
+			x[31] |= sign
+			jwk := []byte(`{"kty":"OKP","crv":"Ed25519","x":"` + base64.RawURLEncoding.EncodeToString(x) + `"}`)
+			if _, err := jose.ParsePublicKeys(jwk); !errors.Is(err, jose.ErrWeakKey) {
+				t.Errorf("JWK %x: got %v, want ErrWeakKey", x, err)
+			}
+			der, err := x509.MarshalPKIXPublicKey(ed25519.PublicKey(x))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := jose.ParsePublicKeys(pem.EncodeToMemory(&pem.Block{Type: "PUBLIC KEY", Bytes: der})); !errors.Is(err, jose.ErrWeakKey) {
+				t.Errorf("PEM %x: got %v, want ErrWeakKey", x, err)
+			}
+		}
+	}
+	h := base64.RawURLEncoding.EncodeToString([]byte(`{"alg":"EdDSA"}`))
+	universal := h + ".." + base64.RawURLEncoding.EncodeToString(forged)
+	if _, err := jose.Verify(universal, []byte("any payload at all"), []jose.PublicKey{{Key: identity, KID: "k"}}); !errors.Is(err, jose.ErrBadSignature) {
+		t.Errorf("Verify with an identity key pinned by hand: got %v, want ErrBadSignature", err)
+	}
+	for range 100 {
+		s, _ := jose.GenerateKey(nil)
+		if _, err := jose.ParsePublicKeys(jose.MarshalJWK(s.Public())); err != nil {
+			t.Fatalf("a generated key: %v", err)
+		}
+	}
 }

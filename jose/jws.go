@@ -64,7 +64,8 @@ func ParseHeader(jws string) (Header, error) {
 // Verify checks a detached compact JWS over payload against the pinned
 // keys and returns the key that verified it. A kid in the header selects
 // among the pinned keys (one not pinned is ErrUnknownKey); without one,
-// every pinned key is tried.
+// every pinned key is tried. A pinned key of small order verifies nothing
+// (see ErrWeakKey), however the caller made it.
 func Verify(jws string, payload []byte, pinned []PublicKey) (PublicKey, error) {
 	h, protected, sig, err := split(jws)
 	if err != nil {
@@ -81,7 +82,7 @@ func Verify(jws string, payload []byte, pinned []PublicKey) (PublicKey, error) {
 	}
 	in := signingInput(protected, payload)
 	for _, k := range candidates {
-		if len(k.Key) == ed25519.PublicKeySize && ed25519.Verify(k.Key, in, sig) {
+		if len(k.Key) == ed25519.PublicKeySize && !smallOrder(k.Key) && ed25519.Verify(k.Key, in, sig) {
 			return k, nil
 		}
 	}

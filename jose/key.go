@@ -137,7 +137,8 @@ func MarshalKeySet(keys []PublicKey) []byte {
 // or one or more PEM "PUBLIC KEY" blocks (PKIX). Every key must be
 // Ed25519; a JWK's key id is kept when it has one, and is its thumbprint
 // otherwise. A private key is refused, so that it is not pinned (and
-// copied around) by mistake.
+// copied around) by mistake, and so is a key of small order (ErrWeakKey),
+// for which anyone can make a signature that verifies.
 func ParsePublicKeys(data []byte) ([]PublicKey, error) {
 	trimmed := bytes.TrimSpace(data)
 	if len(trimmed) > 0 && trimmed[0] == '{' {
@@ -161,6 +162,9 @@ func ParsePublicKeys(data []byte) ([]PublicKey, error) {
 		pub, ok := k.(ed25519.PublicKey)
 		if !ok {
 			return nil, fmt.Errorf("%w: the key is a %T", ErrNotEd25519, k)
+		}
+		if smallOrder(pub) {
+			return nil, fmt.Errorf("the PEM public key is %w", ErrWeakKey)
 		}
 		keys = append(keys, PublicKey{Key: pub, KID: Thumbprint(pub)})
 	}
@@ -230,6 +234,9 @@ func (r rawJWK) publicKey() (PublicKey, error) {
 	x, err := b64.DecodeString(r.X)
 	if err != nil || len(x) != ed25519.PublicKeySize {
 		return PublicKey{}, errors.New("the JWK's \"x\" is not a base64url Ed25519 public key of 32 bytes")
+	}
+	if smallOrder(x) {
+		return PublicKey{}, fmt.Errorf("the JWK's \"x\" is %w", ErrWeakKey)
 	}
 	kid := r.Kid
 	if kid == "" {
