@@ -26,7 +26,19 @@ var (
 	// one the follower has already seen, in the same epoch: the feed lost
 	// history. That is an error, never a silent resync.
 	ErrFeedBackwards = errors.New("change feed went backwards")
+
+	// ErrFeedTooLarge means the events after the follower's Since name more
+	// skills than ChangesOptions.MaxSkills: following them would hold too
+	// much; fetch the index instead.
+	ErrFeedTooLarge = errors.New("change feed too large")
 )
+
+// DefaultMaxFeedSkills is ChangesOptions.MaxSkills when it is left zero:
+// ten times the largest catalog skillcat is built for (0.8 GB of events,
+// ids of 121 characters, in skillcat discover), where a hostile feed could
+// otherwise name skills until the Deadline (6,000,000 in 150 s, 7.8 GB, on
+// a loopback server).
+const DefaultMaxFeedSkills = 1_000_000
 
 // ChangesOptions says where a follower of a change feed stands.
 type ChangesOptions struct {
@@ -37,6 +49,11 @@ type ChangesOptions struct {
 	// Epoch, when set, is the epoch Since belongs to; a feed of another
 	// epoch is ErrEpochChanged.
 	Epoch string
+
+	// MaxSkills bounds how many skills (distinct ids) the events after
+	// Since may name; more is ErrFeedTooLarge. 0 means
+	// DefaultMaxFeedSkills.
+	MaxSkills int
 }
 
 // Changes is what changed in a catalog after a sequence number.
@@ -66,7 +83,8 @@ type Changes struct {
 // one, and fetches and verifies the descriptor of every upsert. A bad
 // descriptor is a problem in the *DiscoveryError returned with the
 // Changes of the rest; a bad feed or page is an error and no Changes.
-// Following ends within Deadline, as discovery does.
+// Following ends within Deadline, as discovery does, and holds the events
+// of at most opts.MaxSkills skills.
 func (c *Client) Changes(ctx context.Context, baseURL string, opts ChangesOptions) (*Changes, error) {
 	ctx, cancel := c.bounded(ctx, "following the change feed")
 	defer cancel()
@@ -83,6 +101,10 @@ func (c *Client) Changes(ctx context.Context, baseURL string, opts ChangesOption
 	case opts.Since < 0:
 		return nil, fmt.Errorf("since must be 0 or more; got %d", opts.Since)
 	}
+	maxSkills := opts.MaxSkills
+	if maxSkills <= 0 {
+		maxSkills = DefaultMaxFeedSkills
+	}
 	last := map[string]skillcat.ChangeEvent{}
 	err = c.eachPage(ctx, hc, feedURL, feed, opts.Since, func(u *url.URL, _ []byte, p *skillcat.ChangePage) error {
 		for _, e := range p.Events {
@@ -97,6 +119,9 @@ func (c *Client) Changes(ctx context.Context, baseURL string, opts ChangesOption
 				e.DescriptorURL = u.ResolveReference(ref).String()
 			}
 			last[e.ID] = e
+			if len(last) > maxSkills {
+				return fmt.Errorf("%s: %w: the events after %d name more than %d skills; fetch the index instead", u.Redacted(), ErrFeedTooLarge, opts.Since, maxSkills)
+			}
 		}
 		return nil
 	})
