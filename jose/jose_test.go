@@ -220,3 +220,32 @@ func TestWeakKeysRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestHeaderNamesAreCaseSensitive: JOSE header parameter names are case
+// sensitive (RFC 7515 section 4), so a header whose algorithm is named
+// "ALG" or "Alg" has no alg and is refused, even when the pinned key made
+// it: encoding/json would match those names to the alg field.
+func TestHeaderNamesAreCaseSensitive(t *testing.T) {
+	_, priv, _ := ed25519.GenerateKey(rand.Reader)
+	pub := priv.Public().(ed25519.PublicKey)
+	pinned := []jose.PublicKey{{Key: pub, KID: jose.Thumbprint(pub)}}
+	payload := []byte(`{"protocol":{"version":"1.0.0"},"skills":[]}`)
+	sign := func(header string) string {
+		h := base64.RawURLEncoding.EncodeToString([]byte(header))
+		in := h + "." + base64.RawURLEncoding.EncodeToString(payload)
+		return h + ".." + base64.RawURLEncoding.EncodeToString(ed25519.Sign(priv, []byte(in)))
+	}
+	if _, err := jose.Verify(sign(`{"alg":"EdDSA"}`), payload, pinned); err != nil {
+		t.Fatalf("the control: %v", err)
+	}
+	for _, header := range []string{
+		`{"ALG":"EdDSA"}`,
+		`{"Alg":"EdDSA"}`,
+		`{"alg":"none","Alg":"EdDSA"}`,
+		`{"alg":"EdDSA","KID":"` + jose.Thumbprint(pub) + `","kid":"other"}`,
+	} {
+		if _, err := jose.Verify(sign(header), payload, pinned); err == nil {
+			t.Errorf("%s: accepted", header)
+		}
+	}
+}

@@ -118,9 +118,18 @@ func split(jws string) (Header, string, []byte, error) {
 	if b, ok := members["b64"]; ok && string(b) != "true" {
 		return Header{}, "", nil, fmt.Errorf("%w: unencoded payloads (b64) are not accepted", ErrMalformed)
 	}
+	// Header parameter names are case sensitive (RFC 7515 section 4);
+	// json.Unmarshal into Header would take "ALG" for alg.
 	var h Header
-	if err := json.Unmarshal(raw, &h); err != nil {
-		return Header{}, "", nil, fmt.Errorf("%w: header: %v", ErrMalformed, err)
+	for _, m := range []struct {
+		name string
+		dst  any
+	}{{"alg", &h.Alg}, {"kid", &h.Kid}, {"typ", &h.Typ}, {"iat", &h.Iat}} {
+		if v, ok := members[m.name]; ok {
+			if err := json.Unmarshal(v, m.dst); err != nil {
+				return Header{}, "", nil, fmt.Errorf("%w: header member %s: %v", ErrMalformed, m.name, err)
+			}
+		}
 	}
 	if h.Alg != "EdDSA" {
 		return Header{}, "", nil, fmt.Errorf("%w: alg %q; want EdDSA", ErrMalformed, h.Alg)
