@@ -170,3 +170,19 @@ func FuzzPlainParagraph(f *testing.F) {
 		}
 	})
 }
+
+// TestSummaryDropsInlineHTML holds the summary's reading of SPEC 6's
+// "inline markup removed" for raw HTML: a tag is markup, so it goes, and
+// the text between tags stays (the page shows the tags escaped as text).
+func TestSummaryDropsInlineHTML(t *testing.T) {
+	cases := map[string]string{
+		"Hello <b>world</b> <img src=x onerror=alert(1)>": "Hello world",
+		"A <!-- note --> comment and <br/> a break.":      "A comment and a break.",
+		"Keep &lt;b&gt; escaped and `<b>` code.":          "Keep <b> escaped and <b> code.",
+	}
+	for in, want := range cases {
+		if got := Summarize(in); got != want {
+			t.Errorf("Summarize(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
