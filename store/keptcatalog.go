@@ -118,8 +118,8 @@ func (t *CacheTx) updateKept(ctx context.Context, path, to string, touched []str
 	INSERT INTO main.skill_tags (skill_id, tag, position) SELECT skill_id, tag, position FROM temp.changed_tags`); err != nil {
 		return false, fmt.Errorf("update the catalog: %w", err)
 	}
-	if _, err := conn.ExecContext(ctx, `VACUUM INTO ?`, to); err != nil {
-		return false, fmt.Errorf("copy the catalog: %w", err)
+	if err := vacuumInto(ctx, conn, to); err != nil {
+		return false, err
 	}
 	if err := conn.Close(); err != nil {
 		return false, err
