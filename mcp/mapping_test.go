@@ -83,6 +83,8 @@ func TestRefused(t *testing.T) {
 		{"PackagesOnly", `{"name": "a/b", "packages": [{"registryType": "pypi", "identifier": "b"}]}`, `server.json:1:1: (file): server "a/b" only has packages (pypi package ` + "`b`" + `)`},
 		{"NoName", `{"remotes": [{"url": "https://x.example.org"}]}`, "not an MCP server.json document"},
 		{"RemoteNotHTTP", `{"name": "a/b", "remotes": [{"type": "sse", "url": "ws://x.example.org"}]}`, "is not an absolute http(s) URL"},
+		// A package may serve HTTP (transport http) too, on the user's machine: not "over stdio".
+		{"PackageOverHTTP", `{"name": "a/b", "packages": [{"registryType": "npm", "identifier": "b", "transport": {"type": "http"}}]}`, "(npm package `b`), which run on the user's own machine: it has no endpoint"},
 		{"ListAllPackages", `{"servers": [{"name": "a/b", "packages": [{"identifier": "b"}]}]}`, "only has packages"},
 		{"HostTemplate", `{"name": "a/b", "remotes": [{"type": "sse", "url": "https://{tenant}.example.org/sse"}]}`, "template variables in its host"},
 		{"Syntax", "{\n  \"name\": \n}", "server.json:3:1: (file): invalid JSON"},

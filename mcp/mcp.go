@@ -14,8 +14,8 @@
 //   - the 2025 seed form: version_detail.version,
 //     packages[{registry_name, name}] and remotes[{transport_type, url}].
 //
-// A server with only packages runs on the user's machine over stdio and
-// has no endpoint a consumer could call: it is refused (in a list, skipped
+// A server with only packages runs on the user's machine (over stdio, or
+// HTTP on localhost) and has no endpoint a consumer could call: it is refused (in a list, skipped
 // with a warning). docs/import.md gives every decision.
 package mcp
 
@@ -155,7 +155,7 @@ func (r *reader) server(s *skillcat.Node, at string) skillcat.Violations {
 		pk := packagesOf(s)
 		reason := fmt.Sprintf("server %q has no remote: it has no endpoint a consumer could call over HTTP", name)
 		if len(pk) > 0 {
-			reason = fmt.Sprintf("server %q only has packages (%s), which run on the user's machine over stdio: it has no endpoint a consumer could call over HTTP", name, strings.Join(pk, ", "))
+			reason = fmt.Sprintf("server %q only has packages (%s), which run on the user's own machine: it has no endpoint a consumer could call over HTTP", name, strings.Join(pk, ", "))
 		}
 		return violationAt(r.src.Name, line, col, at, reason)
 	}
