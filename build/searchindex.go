@@ -414,11 +414,14 @@ func searchTokens(s string, fn func(string)) {
 }
 
 // foldSearch lower-cases s and removes accents: NFKD, then without the
-// combining diacritical marks U+0300–U+036F, as the page's JavaScript does
-// with toLowerCase().normalize("NFKD"). Lower-casing goes rune by rune, and
-// NFKD never looks across an ASCII character (a starter that decomposes to
-// itself), so the runs of other characters are folded one at a time and
-// the ASCII between them is only lower-cased: one pass and one buffer.
+// combining diacritical marks U+0300–U+036F, lower-cased again (NFKD makes
+// capitals of ℍ, ᴬ, 𝐀, ㎖) and with the final sigma ς read as σ, as the
+// page's JavaScript does with toLowerCase().normalize("NFKD") (whose
+// toLowerCase writes a word-final Σ as ς). Lower-casing goes rune by rune,
+// and NFKD never looks across an ASCII character (a starter that
+// decomposes to itself), so the runs of other characters are folded one at
+// a time and the ASCII between them is only lower-cased: one pass and one
+// buffer.
 func foldSearch(s string) string {
 	i := 0
 	for i < len(s) && s[i] < utf8.RuneSelf {
@@ -428,6 +431,7 @@ func foldSearch(s string) string {
 		return strings.ToLower(s)
 	}
 	b := make([]byte, 0, len(s)+len(s)/4)
+	var run []byte // a run of non-ASCII characters, decomposed
 	for i = 0; i < len(s); {
 		if c := s[i]; c < utf8.RuneSelf {
 			if 'A' <= c && c <= 'Z' {
@@ -441,17 +445,18 @@ func foldSearch(s string) string {
 		for j < len(s) && s[j] >= utf8.RuneSelf {
 			j++
 		}
-		start := len(b)
-		b = norm.NFKD.AppendString(b, strings.ToLower(s[i:j]))
-		kept := start
-		for k := start; k < len(b); {
-			r, n := utf8.DecodeRune(b[k:])
-			if r < 0x300 || r > 0x36f {
-				kept += copy(b[kept:], b[k:k+n])
-			}
+		run = norm.NFKD.AppendString(run[:0], strings.ToLower(s[i:j]))
+		for k := 0; k < len(run); {
+			r, n := utf8.DecodeRune(run[k:])
 			k += n
+			switch {
+			case r >= 0x300 && r <= 0x36f:
+			case r == 'ς':
+				b = utf8.AppendRune(b, 'σ')
+			default:
+				b = utf8.AppendRune(b, unicode.ToLower(r))
+			}
 		}
-		b = b[:kept]
 		i = j
 	}
 	return string(b)

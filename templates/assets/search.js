@@ -48,10 +48,13 @@
 
   // ---- Text -------------------------------------------------------------
 
-  // normalize folds case and strips accents, as the build does.
+  // normalize folds case and strips accents, as the build does: lower
+  // case, NFKD without U+0300–U+036F, lower case again (NFKD makes capitals
+  // of ℍ, ᴬ, 𝐀), and ς as σ (toLowerCase writes a word-final Σ as ς).
   function normalize(s) {
     s = String(s || "").toLowerCase();
-    return s.normalize ? s.normalize("NFKD").replace(/[\u0300-\u036f]/g, "") : s;
+    if (s.normalize) s = s.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase();
+    return s.replace(/\u03c2/g, "\u03c3");
   }
 
   var tokenRunes = 32;
