@@ -352,3 +352,39 @@ func recordBuild(ctx context.Context, cache *store.CacheTx, o *output, keys buil
 	}
 	return nil
 }
+
+// sameBytes settles the sources of changed whose identity alone changed:
+// those the cache holds whose bytes hash to the recorded hash take their
+// new identity (store.CacheTx.SetStat) without their rows being read, and
+// the rest are returned, to be parsed or taken from the cache as before.
+// A fresh checkout or a restored cache (CI) gives every source a new
+// identity and the same bytes. states is the cache's Sources.
+func sameBytes(ctx context.Context, fsys fs.FS, changed []SourceFile, states map[string]store.SourceState, cache *store.CacheTx) ([]SourceFile, error) {
+	same := make([]bool, len(changed))
+	err := onWorkers(len(changed), func(i int) error {
+		f := changed[i]
+		st, ok := states[f.Path]
+		if !ok || f.stat == "" || st.Hash == "" || ctx.Err() != nil {
+			return ctx.Err()
+		}
+		if f.load(fsys) != nil {
+			return nil // parse reports it
+		}
+		sum := sha256.Sum256(f.Data)
+		if hex.EncodeToString(sum[:]) != st.Hash {
+			return nil
+		}
+		same[i] = true
+		return cache.SetStat(ctx, f.Path, f.stat)
+	})
+	if err != nil {
+		return nil, err
+	}
+	rest := changed[:0:0]
+	for i, f := range changed {
+		if !same[i] {
+			rest = append(rest, f)
+		}
+	}
+	return rest, nil
+}

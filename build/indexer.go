@@ -242,9 +242,14 @@ func updateIndex(ctx context.Context, cfg Config, files []SourceFile, display fu
 		present[f.Path] = true
 		if st, ok := states[f.Path]; !ok || f.stat == "" || st.Stat != f.stat {
 			changed = append(changed, f)
-			x.waiting[f.Path] = true
-			looked[f.Path] = true
 		}
+	}
+	if changed, err = sameBytes(ctx, cfg.Content, changed, states, cache); err != nil {
+		return err
+	}
+	for _, f := range changed {
+		x.waiting[f.Path] = true
+		looked[f.Path] = true
 	}
 	var gone []string
 	for p := range states {

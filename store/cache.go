@@ -76,7 +76,7 @@ const cacheAppID = 0x534b4331
 
 // cacheSchemaVersion is the user_version of the schema below; a cache of
 // another schema starts afresh.
-const cacheSchemaVersion = 7
+const cacheSchemaVersion = 8
 
 // cacheSchema is the cache's tables. The index itself is kept here: the
 // tables skills and skill_tags are the index's own (migrations/, with an
@@ -369,6 +369,7 @@ type CacheTx struct {
 	trusted   bool // sealed: rows are used without verifying each (Verify)
 	verified  bool // trusted, or Verify found every row sound: Commit may seal
 	put       *sql.Stmt
+	setStat   *sql.Stmt              // SetStat's, once prepared
 	states    map[string]SourceState // the cached sources, once read (Sources)
 	usedParts []string               // "kind key" of every part this build used or made
 	newParts  []part                 // parts made by this build, written at Commit
@@ -836,10 +837,13 @@ func partSum(kind, key, data string) string {
 }
 
 // sum is the checksum of everything a source row holds, its index row
-// and tags included.
+// and tags included, but its identity (Stat): a damaged or stale identity
+// matches no file, so it costs a hash of the source's bytes and decides
+// nothing, and a source whose identity alone changed (a fresh checkout,
+// a restore) takes its new one without its row being read (SetStat).
 func (s *CachedSource) sum() string {
 	h := sha256.New()
-	fields := []string{s.Path, s.Stat, s.Hash}
+	fields := []string{s.Path, s.Hash}
 	for _, v := range s.Row.args() {
 		switch v := v.(type) {
 		case string:
@@ -868,6 +872,24 @@ func (t *CacheTx) PutSource(ctx context.Context, s *CachedSource) error {
 		return fmt.Errorf("update cache: source %s: %w", s.Path, err)
 	}
 	return nil
+}
+
+// SetStat records stat as the identity of the source at path, whose
+// bytes hash to the recorded hash: its row, tags and checksum stay as
+// they are (the checksum does not cover the identity).
+func (t *CacheTx) SetStat(ctx context.Context, path, stat string) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.setStat == nil {
+		var err error
+		if t.setStat, err = t.tx.PrepareContext(ctx, `UPDATE sources SET stat = ? WHERE path = ?`); err != nil {
+			return fmt.Errorf("update cache: source %s: %w", path, err)
+		}
+	}
+	if _, err := t.setStat.ExecContext(ctx, stat, path); err != nil {
+		return fmt.Errorf("update cache: source %s: %w", path, err)
+	}
+	return nil // t.states keeps the identity read (Sources' callers read it unlocked)
 }
 
 // RemoveSource forgets the source at path: its row and its index row.

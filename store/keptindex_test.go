@@ -194,3 +194,30 @@ func TestCacheSeal(t *testing.T) {
 		t.Fatal("found damaged, then sealed again")
 	}
 }
+
+// TestSetStat checks that a source whose identity alone changed (a fresh
+// checkout, a restored cache) takes its new identity without its row
+// being written again: the row still verifies, and reads back with it.
+func TestSetStat(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "cache.sqlite")
+	row := keptRow(1, "public")
+	keptCache(t, path, []store.Row{row})
+	tx, done := beginCache(t, path)
+	if err := tx.SetStat(ctx, row.Source, "y"); err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	done()
+	tx, done = beginCache(t, path)
+	defer done()
+	if err := tx.Verify(ctx); err != nil {
+		t.Fatalf("Verify after SetStat: %v", err)
+	}
+	got, ok, err := tx.Source(ctx, row.Source)
+	if err != nil || !ok || got.Stat != "y" || got.Hash != "h" || got.Row.Digest != row.Digest {
+		t.Fatalf("Source after SetStat: %+v, %v, %v", got, ok, err)
+	}
+}
