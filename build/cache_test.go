@@ -606,3 +606,25 @@ func firstSource(t *testing.T, content string) string {
 	}
 	return found
 }
+
+// TestRestoredOutput rebuilds after the output was restored from a copy
+// (a CI artifact: new inodes, the same bytes, modes and times): the files
+// whose bytes are the recorded ones are taken, not made again, and the
+// site is a cold build's.
+func TestRestoredOutput(t *testing.T) {
+	f := newCacheFixture(t, 30)
+	first := f.build(t)
+	old := f.out + ".old"
+	if err := os.Rename(f.out, old); err != nil {
+		t.Fatal(err)
+	}
+	copyTree(t, old, f.out)
+	os.RemoveAll(old)
+	sameSizeEdit(t, filepath.Join(f.content, firstSource(t, f.content)), false)
+	time.Sleep(1100 * time.Millisecond)
+	res := f.build(t)
+	if res.Files*4 > first.Files {
+		t.Errorf("after the output's restore and one edit: %d of %d files written", res.Files, first.Files)
+	}
+	f.checkCold(t)
+}

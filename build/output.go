@@ -46,21 +46,23 @@ import (
 // The new tree's directory is locked (flock) while its build runs; a build
 // removes the unlocked ones, which killed builds left, before it starts.
 type output struct {
-	cfg     Config
-	out     string                        // the output directory
-	dir     string                        // the new tree
-	lock    *os.File                      // held on dir while the build runs
-	inPlace bool                          // the tree is moved into out file by file
-	prev    map[string]store.CachedOutput // the previous build's files, or nil
-	mu      sync.Mutex
-	records records    // every file of the new tree
-	dirs    sync.Map   // made from the spare: the folders made or kept
-	mkdirMu sync.Mutex // made from the spare: one folder made at a time
-	made    []string   // made from scratch, when cfg.Time is set: the folders made
-	shared  sync.Map   // made from scratch: folders found to exist, each of more than one file
-	written int
-	done    bool
-	track   bool // the identity of each file is noted for the next build (a rebuild cache)
+	cfg      Config
+	out      string                        // the output directory
+	dir      string                        // the new tree
+	lock     *os.File                      // held on dir while the build runs
+	inPlace  bool                          // the tree is moved into out file by file
+	prev     map[string]store.CachedOutput // the previous build's files, or nil
+	mu       sync.Mutex
+	records  records    // every file of the new tree
+	dirs     sync.Map   // made from the spare: the folders made or kept
+	mkdirMu  sync.Mutex // made from the spare: one folder made at a time
+	made     []string   // made from scratch, when cfg.Time is set: the folders made
+	shared   sync.Map   // made from scratch: folders found to exist, each of more than one file
+	written  int
+	done     bool
+	track    bool // the identity of each file is noted for the next build (a rebuild cache)
+	modeOnce sync.Once
+	mode     uint32 // fileMode's
 
 	// The spare (spare.go): with a previous build, the new tree is the
 	// tree the last exchange took out, brought up to date.
@@ -242,6 +244,14 @@ func (o *output) fresh(path, key string) bool {
 		return done.Key == k
 	}
 	rec, live, ok := o.reuse(path)
+	if !ok && rec.Key == k {
+		// Not the file the last build left (an output restored from a CI
+		// artifact: new inodes), but maybe its bytes: reading them costs
+		// far less than making it again.
+		if live, ok = sameBytesFile(o.out+string(filepath.Separator)+filepath.FromSlash(path), rec, o.fileMode(), o.cfg.Time); ok {
+			rec.Stat = live
+		}
+	}
 	if !ok || rec.Key != k {
 		return false
 	}
@@ -254,6 +264,13 @@ func (o *output) fresh(path, key string) bool {
 	}
 	o.record(path, rec)
 	return true
+}
+
+// fileMode is the permission bits of a file the build writes (0644 less
+// the umask), read once a build.
+func (o *output) fileMode() uint32 {
+	o.modeOnce.Do(func() { o.mode = folderMode() & 0o644 })
+	return o.mode
 }
 
 // outputKey is the digest a record keeps of the key a file was made

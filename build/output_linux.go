@@ -1,6 +1,7 @@
 package build
 
 import (
+	"crypto/sha256"
 	"errors"
 	"io"
 	"io/fs"
@@ -161,4 +162,29 @@ func futimens(fd int, t time.Time) error {
 		return e
 	}
 	return nil
+}
+
+// sameBytesFile reports whether the file name holds what rec records (its
+// size and SHA-256) as a regular file of the given permission bits and,
+// when t is set, modification time t, as the build would leave it: a file
+// of the previous output that is not the one the build left (restored
+// from an artifact, copied) but has its bytes. It returns the identity of
+// the file read.
+func sameBytesFile(name string, rec store.CachedOutput, mode uint32, t time.Time) (store.FileID, bool) {
+	fd, err := unix.Open(name, unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_CLOEXEC|unix.O_NONBLOCK, 0)
+	if err != nil {
+		return store.FileID{}, false
+	}
+	f := os.NewFile(uintptr(fd), name)
+	defer f.Close()
+	var st unix.Stat_t
+	if unix.Fstat(fd, &st) != nil || st.Mode&unix.S_IFMT != unix.S_IFREG || st.Size != rec.Size ||
+		st.Mode&0o7777 != mode || (!t.IsZero() && st.Mtim.Nano() != t.UnixNano()) {
+		return store.FileID{}, false
+	}
+	h := sha256.New()
+	if n, err := io.Copy(h, f); err != nil || n != rec.Size || [sha256.Size]byte(h.Sum(nil)) != rec.Hash {
+		return store.FileID{}, false
+	}
+	return store.FileID{Dev: st.Dev, Ino: st.Ino, Ctime: st.Ctim.Nano(), Size: st.Size}, true
 }
