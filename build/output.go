@@ -14,6 +14,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"syscall"
 
 	"github.com/skillcat/skillcat/store"
 )
@@ -85,11 +86,12 @@ const (
 	legacyStaged = ".stage-"        // earlier skillcats' staging folders
 )
 
-// rename and exchangeDirs are os.Rename and exchange; tests replace them
-// to make one of them fail.
+// rename, exchangeDirs and makeTree are os.Rename, exchange and
+// os.MkdirTemp; tests replace them to make one of them fail.
 var (
 	rename       = os.Rename
 	exchangeDirs = exchange
+	makeTree     = os.MkdirTemp
 )
 
 // newOutput prepares the new tree of cfg.Out. prev, when not nil, is the
@@ -116,7 +118,15 @@ func newOutput(cfg Config, prev map[string]store.CachedOutput) (*output, error) 
 		o.dir, o.lock, o.spare = dir, lock, entries
 		return o, nil
 	}
-	tmp, err := os.MkdirTemp(at, pattern+"*")
+	tmp, err := makeTree(at, pattern+"*")
+	if err != nil && !o.inPlace && parentDenied(err) && isDir(out) {
+		// A folder the user may write into whose parent they may not
+		// (/srv/site of a deploy user, /srv root's): updated in place, as
+		// a mount point is.
+		o.inPlace, o.keep = true, false
+		removeStale(out, inPlaceTree)
+		tmp, err = makeTree(out, inPlaceTree+"*")
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -130,6 +140,18 @@ func newOutput(cfg Config, prev map[string]store.CachedOutput) (*output, error) 
 	}
 	o.dir = tmp
 	return o, nil
+}
+
+// parentDenied reports whether err says that a folder may not be made
+// there: no permission, or a read-only file system.
+func parentDenied(err error) bool {
+	return errors.Is(err, fs.ErrPermission) || errors.Is(err, syscall.EROFS)
+}
+
+// isDir reports whether name is a folder (following links).
+func isDir(name string) bool {
+	info, err := os.Stat(name)
+	return err == nil && info.IsDir()
 }
 
 // removeStale removes the directories in parent whose names begin with one

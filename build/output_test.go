@@ -220,3 +220,33 @@ func TestWriteNew(t *testing.T) {
 		}
 	}
 }
+
+// TestOutputParentDenied builds into a folder the user may write whose
+// parent they may not (a deploy user's /srv/site in root's /srv): no tree
+// can be made beside it, so it is updated in place, as a mount point is,
+// and every build, first or incremental, gives a cold build's site.
+func TestOutputParentDenied(t *testing.T) {
+	contentA, contentB := testContent(t, 12, 1), testContent(t, 14, 2)
+	wantB := coldTree(t, contentA, contentB)
+	parent := t.TempDir()
+	out, cache := filepath.Join(parent, "site"), filepath.Join(t.TempDir(), "public.sqlite")
+	if err := os.Mkdir(out, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	makeTree = func(dir, pattern string) (string, error) {
+		if filepath.Clean(dir) == parent {
+			return "", &os.PathError{Op: "mkdir", Path: filepath.Join(dir, pattern), Err: syscall.EACCES}
+		}
+		return os.MkdirTemp(dir, pattern)
+	}
+	defer func() { makeTree = os.MkdirTemp }()
+	for _, content := range []string{contentA, contentB} {
+		if _, err := Build(context.Background(), testConfig(content, out, cache)); err != nil {
+			t.Fatalf("build into a folder whose parent is not writable: %v", err)
+		}
+	}
+	if got := treetest.Files(t, out); !maps.Equal(got, wantB) {
+		t.Fatalf("the output differs from a cold build's:\n%s", treetest.Diff(got, wantB))
+	}
+	checkNoDebris(t, parent, out)
+}
