@@ -126,6 +126,29 @@ func BenchmarkStageSummarize(b *testing.B) {
 	reportCPU(b, cpu0)
 }
 
+// BenchmarkStageMarkdown is the HTML of one description, as the skill
+// page makes it (markdownFast, or goldmark for what it leaves).
+func BenchmarkStageMarkdown(b *testing.B) {
+	sources, nodes := benchNodes(b, benchCorpus(b))
+	descriptions := make([]string, len(nodes))
+	for i := range nodes {
+		d, vs := skillcat.DecodeDescriptor(sources[i], nodes[i])
+		if d == nil {
+			b.Fatal(vs)
+		}
+		descriptions[i] = d.Description
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	cpu0 := cpuTime()
+	for i := 0; i < b.N; i++ {
+		if _, err := markdownHTML(descriptions[i%len(descriptions)]); err != nil {
+			b.Fatal(err)
+		}
+	}
+	reportCPU(b, cpu0)
+}
+
 // BenchmarkStageIndex is loading one skill's row into SQLite.
 func BenchmarkStageIndex(b *testing.B) {
 	var rows []*store.Row

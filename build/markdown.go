@@ -268,38 +268,16 @@ func (safeRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
 	})
 	reg.Register(ast.KindHeading, func(w util.BufWriter, source []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
 		n := node.(*ast.Heading)
-		level := "0123456"[n.Level]
 		id, _ := n.AttributeString("id")
 		idb, _ := id.([]byte)
 		// A heading holding a link cannot be wrapped in one: it gets a
 		// separate anchor after its text instead.
 		nested := hasLink(n)
 		if entering {
-			_, _ = w.WriteString("<h")
-			_ = w.WriteByte(level)
-			if idb != nil {
-				_, _ = w.WriteString(` id="`)
-				_, _ = w.Write(util.EscapeHTML(idb))
-				_ = w.WriteByte('"')
-			}
-			_ = w.WriteByte('>')
-			if idb != nil && !nested {
-				_, _ = w.WriteString(`<a class="anchor" href="#`)
-				_, _ = w.Write(util.EscapeHTML(idb))
-				_, _ = w.WriteString(`">`)
-			}
-			return ast.WalkContinue, nil
+			writeHeadingStart(w, n.Level, idb, nested)
+		} else {
+			writeHeadingEnd(w, n.Level, idb, nested)
 		}
-		if idb != nil && !nested {
-			_, _ = w.WriteString("</a>")
-		} else if idb != nil {
-			_, _ = w.WriteString(` <a class="anchor-mark" href="#`)
-			_, _ = w.Write(util.EscapeHTML(idb))
-			_, _ = w.WriteString(`" aria-label="Link to this section">#</a>`)
-		}
-		_, _ = w.WriteString("</h")
-		_ = w.WriteByte(level)
-		_, _ = w.WriteString(">\n")
 		return ast.WalkContinue, nil
 	})
 	reg.Register(ast.KindFencedCodeBlock, func(w util.BufWriter, source []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
@@ -313,18 +291,7 @@ func (safeRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
 			seg := lines.At(i)
 			code = append(code, seg.Value(source)...)
 		}
-		lang := string(n.Language(source))
-		// The block scrolls sideways when its lines are long, so it takes
-		// keyboard focus.
-		_, _ = w.WriteString(`<pre class="chroma" tabindex="0"><code`)
-		if lang != "" {
-			_, _ = w.WriteString(` class="language-`)
-			_, _ = w.Write(util.EscapeHTML([]byte(lang)))
-			_ = w.WriteByte('"')
-		}
-		_ = w.WriteByte('>')
-		_, _ = w.WriteString(highlightCode(lang, string(code)))
-		_, _ = w.WriteString("</code></pre>\n")
+		writeFencedCode(w, string(n.Language(source)), string(code))
 		return ast.WalkContinue, nil
 	})
 	reg.Register(east.KindTaskCheckBox, func(w util.BufWriter, source []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
@@ -338,6 +305,63 @@ func (safeRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
 		}
 		return ast.WalkContinue, nil
 	})
+}
+
+// htmlWriter is what the page's HTML is written to: goldmark's writer
+// or markdownFast's buffer.
+type htmlWriter interface {
+	Write([]byte) (int, error)
+	WriteString(string) (int, error)
+	WriteByte(byte) error
+}
+
+// writeHeadingStart writes a heading's start tag with its id, and the
+// anchor around its text unless it holds a link (nested).
+func writeHeadingStart(w htmlWriter, level int, id []byte, nested bool) {
+	_, _ = w.WriteString("<h")
+	_ = w.WriteByte("0123456"[level])
+	if id != nil {
+		_, _ = w.WriteString(` id="`)
+		_, _ = w.Write(util.EscapeHTML(id))
+		_ = w.WriteByte('"')
+	}
+	_ = w.WriteByte('>')
+	if id != nil && !nested {
+		_, _ = w.WriteString(`<a class="anchor" href="#`)
+		_, _ = w.Write(util.EscapeHTML(id))
+		_, _ = w.WriteString(`">`)
+	}
+}
+
+// writeHeadingEnd closes what writeHeadingStart opened; a heading holding
+// a link gets its anchor after its text.
+func writeHeadingEnd(w htmlWriter, level int, id []byte, nested bool) {
+	if id != nil && !nested {
+		_, _ = w.WriteString("</a>")
+	} else if id != nil {
+		_, _ = w.WriteString(` <a class="anchor-mark" href="#`)
+		_, _ = w.Write(util.EscapeHTML(id))
+		_, _ = w.WriteString(`" aria-label="Link to this section">#</a>`)
+	}
+	_, _ = w.WriteString("</h")
+	_ = w.WriteByte("0123456"[level])
+	_, _ = w.WriteString(">\n")
+}
+
+// writeFencedCode writes a fenced code block in the given language,
+// highlighted.
+func writeFencedCode(w htmlWriter, lang, code string) {
+	// The block scrolls sideways when its lines are long, so it takes
+	// keyboard focus.
+	_, _ = w.WriteString(`<pre class="chroma" tabindex="0"><code`)
+	if lang != "" {
+		_, _ = w.WriteString(` class="language-`)
+		_, _ = w.Write(util.EscapeHTML([]byte(lang)))
+		_ = w.WriteByte('"')
+	}
+	_ = w.WriteByte('>')
+	_, _ = w.WriteString(highlightCode(lang, code))
+	_, _ = w.WriteString("</code></pre>\n")
 }
 
 // hasLink reports whether n holds a link of any kind.
@@ -538,13 +562,24 @@ var markdownOuts = sync.Pool{New: func() any {
 }}
 
 // markdownHTML renders a description to HTML, in buffers reused from one
-// page to the next.
+// page to the next: by markdownFast when the description lies in its
+// subset, else by goldmark.
 func markdownHTML(src string) (template.HTML, error) {
+	m := markdownOuts.Get().(*markdownOut)
+	defer markdownOuts.Put(m)
+	m.buf.Reset()
+	if markdownFast(src, &m.buf) {
+		return template.HTML(m.buf.String()), nil
+	}
+	return goldmarkHTML(m, src)
+}
+
+// goldmarkHTML renders a description to HTML with goldmark, in m's
+// buffers.
+func goldmarkHTML(m *markdownOut, src string) (template.HTML, error) {
 	source := []byte(src)
 	ctx := parser.NewContext(parser.WithIDs(newHeadingIDs()))
 	doc := markdown.Parser().Parse(text.NewReader(source), parser.WithContext(ctx))
-	m := markdownOuts.Get().(*markdownOut)
-	defer markdownOuts.Put(m)
 	m.buf.Reset()
 	m.w.Reset(&m.buf)
 	if err := markdown.Renderer().Render(m.w, source, doc); err != nil {
