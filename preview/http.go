@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 	"mime"
+	"net"
 	"net/http"
 	"os"
 	"path"
@@ -17,13 +18,43 @@ import (
 	"github.com/skillcat/skillcat/mock"
 )
 
+// rebound reports a request that reached a loopback listener under a host
+// name that is not a loopback one. A web page the developer has open can
+// point its own name at 127.0.0.1 (DNS rebinding) and then read the
+// preview as same-origin: the problems page quotes the sources of private
+// skills too. A listener on another address (--addr 0.0.0.0:1313) was
+// opened to the network on purpose, and answers any Host.
+func rebound(r *http.Request) bool {
+	local, ok := r.Context().Value(http.LocalAddrContextKey).(*net.TCPAddr)
+	if !ok || !local.IP.IsLoopback() {
+		return false
+	}
+	host := r.Host
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h
+	}
+	host = strings.TrimSuffix(strings.ToLower(strings.Trim(host, "[]")), ".")
+	if host == "localhost" || strings.HasSuffix(host, ".localhost") {
+		return false
+	}
+	ip := net.ParseIP(host)
+	return ip == nil || !ip.IsLoopback()
+}
+
 // keepAlive is how often an idle event stream gets a comment, so proxies
 // and browsers do not time it out.
 const keepAlive = 15 * time.Second
 
 // ServeHTTP serves the event stream at EventsPath and the site everywhere
-// else.
+// else. On a loopback listener it refuses a request whose Host is not a
+// loopback name (see rebound).
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if rebound(r) {
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		w.WriteHeader(http.StatusForbidden)
+		fmt.Fprintf(w, "skillcat serve answers on this machine's loopback names only (localhost, 127.0.0.1, [::1]), not %q\n", r.Host)
+		return
+	}
 	switch r.URL.Path {
 	case EventsPath:
 		s.events(w, r)

@@ -1,8 +1,11 @@
 package preview
 
 import (
+	"net"
+	"net/http"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"testing/fstest"
 )
@@ -84,5 +87,39 @@ func TestResolve(t *testing.T) {
 	}
 	if name, redirect := resolve("", "/"); name != "" || redirect != "" {
 		t.Errorf("resolve with no site: got (%q, %q), want nothing", name, redirect)
+	}
+}
+
+// TestRebindingRefused: a web page the developer has open can point its
+// own host name at 127.0.0.1 (DNS rebinding) and then read the preview as
+// same-origin, the problems page, which quotes private skills' sources,
+// included. On a loopback listener, a request whose Host is not a
+// loopback name is refused; localhost, *.localhost and loopback addresses
+// are served.
+func TestRebindingRefused(t *testing.T) {
+	_, srv := mockSample(t)
+	_, port, _ := net.SplitHostPort(strings.TrimPrefix(srv.URL, "http://"))
+	get := func(host, path string) int {
+		t.Helper()
+		req, _ := http.NewRequest("GET", srv.URL+path, nil)
+		req.Host = host
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		return res.StatusCode
+	}
+	for _, path := range []string{"/", ProblemsPath, StatusPath, "/.well-known/skills.json", "/_mock/skills/weather.alerts"} {
+		for _, host := range []string{"rebind.attacker.example:" + port, "attacker.example", "127.0.0.1.nip.io:" + port} {
+			if code := get(host, path); code != http.StatusForbidden {
+				t.Errorf("Host %s, %s: got %d, want 403", host, path, code)
+			}
+		}
+	}
+	for _, host := range []string{"127.0.0.1:" + port, "localhost:" + port, "LocalHost.:" + port, "app.localhost:" + port, "[::1]:" + port, "127.0.0.2"} {
+		if code := get(host, "/"); code != http.StatusOK {
+			t.Errorf("Host %s: got %d, want 200", host, code)
+		}
 	}
 }
