@@ -515,36 +515,45 @@ type cachedRow struct {
 func scanSources(q *sql.Rows) ([]cachedRow, error) {
 	var out []cachedRow
 	for q.Next() {
-		var r cachedRow
-		// The index row's columns, NULL when the source has none.
-		cols := make([]any, len(rowColumns))
-		for i, c := range rowColumns {
-			if _, ok := c.field(&r.Row).(*[]byte); ok {
-				cols[i] = new([]byte)
-			} else {
-				cols[i] = new(sql.NullString)
-			}
-		}
-		dest := append([]any{&r.Path, &r.Stat, &r.Hash}, cols...)
-		if err := q.Scan(append(dest, &r.Warnings, &r.IDLine, &r.IDColumn, &r.sumWas)...); err != nil {
+		r, err := scanSource(q)
+		if err != nil {
 			q.Close()
 			return nil, err
-		}
-		for i, c := range rowColumns {
-			switch p := c.field(&r.Row).(type) {
-			case *[]byte:
-				*p = *cols[i].(*[]byte)
-			case *string:
-				v := cols[i].(*sql.NullString)
-				*p = v.String
-				if c.name == "id" {
-					r.id = *v
-				}
-			}
 		}
 		out = append(out, r)
 	}
 	return out, closeRows(q)
+}
+
+// scanSource reads the current row of a sourceRowSQL query.
+func scanSource(q *sql.Rows) (cachedRow, error) {
+	var r cachedRow
+	// The index row's columns, NULL when the source has none.
+	cols := make([]any, len(rowColumns))
+	for i, c := range rowColumns {
+		if _, ok := c.field(&r.Row).(*[]byte); ok {
+			cols[i] = new([]byte)
+		} else {
+			cols[i] = new(sql.NullString)
+		}
+	}
+	dest := append([]any{&r.Path, &r.Stat, &r.Hash}, cols...)
+	if err := q.Scan(append(dest, &r.Warnings, &r.IDLine, &r.IDColumn, &r.sumWas)...); err != nil {
+		return cachedRow{}, err
+	}
+	for i, c := range rowColumns {
+		switch p := c.field(&r.Row).(type) {
+		case *[]byte:
+			*p = *cols[i].(*[]byte)
+		case *string:
+			v := cols[i].(*sql.NullString)
+			*p = v.String
+			if c.name == "id" {
+				r.id = *v
+			}
+		}
+	}
+	return r, nil
 }
 
 // tags reads the tags of the index rows of rows, in order.
@@ -596,43 +605,47 @@ func (t *CacheTx) Verify(ctx context.Context) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	fail := func(what string, err error) error { return t.corrupt(ctx, what, err) }
-	q, err := t.tx.QueryContext(ctx, sourceRowSQL+` ORDER BY s.path`)
+	// The tags first (small), then each row checked as it is read: the
+	// descriptors are never all held at once.
+	q, err := t.tx.QueryContext(ctx, `SELECT skill_id, tag FROM skill_tags ORDER BY skill_id, position`)
 	if err != nil {
-		return fail("sources", err)
-	}
-	rows, err := scanSources(q)
-	if err != nil {
-		return fail("sources", err)
-	}
-	byID := make(map[string]int, len(rows))
-	for i := range rows {
-		if rows[i].id.Valid {
-			byID[rows[i].id.String] = i
-		}
-	}
-	if q, err = t.tx.QueryContext(ctx, `SELECT skill_id, tag FROM skill_tags ORDER BY skill_id, position`); err != nil {
 		return fail("tags", err)
 	}
+	tags := map[string][]string{}
 	for q.Next() {
 		var id, tag string
 		if err := q.Scan(&id, &tag); err != nil {
 			q.Close()
 			return fail("tags", err)
 		}
-		i, ok := byID[id]
-		if !ok {
-			q.Close()
-			return fail("tags", fmt.Errorf("tag %q of no skill %q", tag, id))
-		}
-		rows[i].Row.Tags = append(rows[i].Row.Tags, tag)
+		tags[id] = append(tags[id], tag)
 	}
 	if err := closeRows(q); err != nil {
 		return fail("tags", err)
 	}
-	for i := range rows {
-		if err := rows[i].check(); err != nil {
-			return fail("source "+rows[i].Path, err)
+	if q, err = t.tx.QueryContext(ctx, sourceRowSQL+` ORDER BY s.path`); err != nil {
+		return fail("sources", err)
+	}
+	for q.Next() {
+		r, err := scanSource(q)
+		if err != nil {
+			q.Close()
+			return fail("sources", err)
 		}
+		if r.id.Valid {
+			r.Row.Tags = tags[r.id.String]
+			delete(tags, r.id.String)
+		}
+		if err := r.check(); err != nil {
+			q.Close()
+			return fail("source "+r.Path, err)
+		}
+	}
+	if err := closeRows(q); err != nil {
+		return fail("sources", err)
+	}
+	for id, ts := range tags {
+		return fail("tags", fmt.Errorf("tag %q of no skill %q", ts[0], id))
 	}
 	var strays int
 	if err := t.tx.QueryRowContext(ctx, `SELECT count(*) FROM skills WHERE source NOT IN (SELECT path FROM sources)`).Scan(&strays); err != nil {
