@@ -138,7 +138,7 @@ func compileChecked(src *Source, root, n *Node, path Path, member string) (*Skil
 	c.DefaultDraft(jsonschema.Draft2020)
 	c.UseLoader(noLoader{})
 	if err := c.AddResource(url, doc); err != nil {
-		return nil, Violations{src.violation(n, path, "is not a valid JSON Schema: "+cleanSchemaError(err, url, member, dialectOf(n)))}
+		return nil, compileFailed(src, n, path, member, cleanSchemaError(err, url, member, dialectOf(n)))
 	}
 	sch, err := c.Compile(url)
 	if err != nil {
@@ -152,7 +152,7 @@ func compileChecked(src *Source, root, n *Node, path Path, member string) (*Skil
 				return nil, vs
 			}
 		}
-		return nil, Violations{src.violation(n, path, "is not a valid JSON Schema: "+cleanSchemaError(err, url, member, dialectOf(n)))}
+		return nil, compileFailed(src, n, path, member, cleanSchemaError(err, url, member, dialectOf(n)))
 	}
 	if cycle := refCycle(sch); cycle != nil {
 		at := schemaPath(n, cycle[0], url)
@@ -165,6 +165,22 @@ func compileChecked(src *Source, root, n *Node, path Path, member string) (*Skil
 		return nil, Violations{src.violation(root.At(p), p, reason)}
 	}
 	return &SkillSchema{sch: sch, doc: doc, url: url}, nil
+}
+
+// compileFailed is the violation of schema node n at path that did not
+// compile, said by the compiler as reason: or, when the trouble is with
+// its references, each problem with them in document order (refProblems),
+// which the compiler finds one at a time in no fixed order.
+func compileFailed(src *Source, n *Node, path Path, member, reason string) Violations {
+	problems := refProblems(n, member)
+	if len(problems) == 0 {
+		problems = []string{reason}
+	}
+	vs := make(Violations, len(problems))
+	for i, p := range problems {
+		vs[i] = src.violation(n, path, "is not a valid JSON Schema: "+p)
+	}
+	return vs
 }
 
 // compileTrusted compiles a schema that metaValid accepted under
