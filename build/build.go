@@ -374,9 +374,12 @@ func build(ctx context.Context, cfg Config, cache *store.CacheTx, sources func()
 		defer cat.close()
 		cat.cache = cache
 		// The listing is read once, while the spare may still be read;
-		// render and the export of catalog.sqlite both work from it.
-		if listed, err = cat.db.ListedEntries(ctx, ""); err != nil {
-			err = fmt.Errorf("render: query listed skills: %w", ctxErr(ctx, err))
+		// render and the export of catalog.sqlite both work from it. A
+		// load into the temporary index kept it as it loaded the rows.
+		if listed, cat.listing = cat.listing, nil; listed == nil {
+			if listed, err = cat.db.ListedEntries(ctx, ""); err != nil {
+				err = fmt.Errorf("render: query listed skills: %w", ctxErr(ctx, err))
+			}
 		}
 	}
 	if made != nil {
@@ -658,6 +661,9 @@ type catalog struct {
 	// cache is the rebuild cache, or nil: render takes from it what it
 	// keeps of each skill (its search tokens).
 	cache *store.CacheTx
+	// listing is the index's listing as the load kept it, or nil when it
+	// is to be read from the index (ListedEntries).
+	listing []store.Row
 }
 
 func (c *catalog) close() {
@@ -763,5 +769,6 @@ func load(ctx context.Context, cfg Config, cache *store.CacheTx, sources func() 
 		return fail(&InvalidError{Violations: vs})
 	}
 	res.Warnings = vs
+	cat.listing = x.listing
 	return cat, res, nil
 }

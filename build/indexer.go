@@ -34,6 +34,10 @@ type indexer struct {
 	// Counts: sources parsed this run (the rest came from the cache), and
 	// loaded skills listed and withheld as private.
 	parsed, listed, private int
+	// listing is the index's listing as the load kept it (the temporary
+	// index's, store.Loader.Listing), set by finish; nil when it must be
+	// read from the index.
+	listing []store.Row
 }
 
 // indexedSource is what the indexer keeps of one loaded source.
@@ -163,6 +167,9 @@ func (x *indexer) flush(ctx context.Context, cache *store.CacheTx, display func(
 // own, duplicates, and skills whose published files cannot be laid out
 // beside another's.
 func (x *indexer) finish() (skillcat.Violations, error) {
+	if listing, ok := x.loader.Listing(); ok {
+		x.listing = listing
+	}
 	if err := x.loader.Commit(); err != nil {
 		return nil, err
 	}

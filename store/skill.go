@@ -101,6 +101,10 @@ type Loader struct {
 	insertSkill *sql.Stmt
 	insertTag   *sql.Stmt
 	insertTags  *sql.Stmt // every tag of a skill at once (tagList)
+	// listing is the listed rows added, for Listing, when the index is not
+	// a rebuild cache's; tags holds each tag of them once.
+	listing []Row
+	tags    map[string]string
 }
 
 // NewLoader begins a load. Until Commit or Close, the DB serves no other
@@ -109,6 +113,9 @@ type Loader struct {
 // rows are kept or dropped with that transaction.
 func (db *DB) NewLoader(ctx context.Context) (*Loader, error) {
 	l := &Loader{q: db.q, kept: db.kept}
+	if l.kept == nil {
+		l.listing, l.tags = []Row{}, map[string]string{}
+	}
 	if db.db != nil {
 		tx, err := db.db.BeginTx(ctx, nil)
 		if err != nil {
@@ -171,14 +178,56 @@ func (l *Loader) Add(ctx context.Context, s *Row) (*DuplicateError, error) {
 		if _, err := l.insertTags.ExecContext(ctx, s.ID, list); err != nil {
 			return nil, fmt.Errorf("load skill %q from %s: tags: %w", s.ID, s.Source, err)
 		}
-		return nil, nil
-	}
-	for pos, tag := range s.Tags {
-		if _, err := l.insertTag.ExecContext(ctx, s.ID, tag, pos); err != nil {
-			return nil, fmt.Errorf("load skill %q from %s: tag %q: %w", s.ID, s.Source, tag, err)
+	} else {
+		for pos, tag := range s.Tags {
+			if _, err := l.insertTag.ExecContext(ctx, s.ID, tag, pos); err != nil {
+				return nil, fmt.Errorf("load skill %q from %s: tag %q: %w", s.ID, s.Source, tag, err)
+			}
 		}
 	}
+	l.list(s)
 	return nil, nil
+}
+
+// list adds the row s, just inserted, to the listing when it is listed,
+// as ListedEntries reads it back: no descriptor, its strings packed, each
+// tag held once.
+func (l *Loader) list(s *Row) {
+	if l.listing == nil || s.Access == string(skillcat.Private) {
+		return
+	}
+	e := *s
+	e.Descriptor = nil
+	e.Tags = nil
+	for _, tag := range s.Tags {
+		if held, ok := l.tags[tag]; ok {
+			tag = held
+		} else {
+			tag = strings.Clone(tag)
+			l.tags[tag] = tag
+		}
+		e.Tags = append(e.Tags, tag)
+	}
+	e.pack()
+	l.listing = append(l.listing, e)
+}
+
+// Listing returns the listed rows Add inserted, in id order, as
+// ListedEntries("") returns them once the load is committed into an index
+// that held no row before it (the build's temporary index), without
+// reading the index again; ok is false on the index of a rebuild cache,
+// whose load replaces some of the rows it holds. It is called once, after
+// the last Add.
+func (l *Loader) Listing() (rows []Row, ok bool) {
+	if l.listing == nil {
+		return nil, false
+	}
+	// Made to its size (it is held for a whole render), as ListedEntries
+	// makes it.
+	rows = slices.Clone(l.listing)
+	l.listing, l.tags = []Row{}, map[string]string{}
+	slices.SortFunc(rows, func(a, b Row) int { return strings.Compare(a.ID, b.ID) })
+	return rows, true
 }
 
 // tagList is tags as a JSON array, for inserting them all in one statement
