@@ -309,3 +309,34 @@ func TestChangesMaxSkills(t *testing.T) {
 		t.Errorf("DefaultMaxFeedSkills %d: want room for ten times a 100,000-skill catalog", client.DefaultMaxFeedSkills)
 	}
 }
+
+// TestDiscoverMaxTotalBytes checks that Discover stops fetching once the
+// descriptors it holds pass Client.MaxTotalBytes (a hostile index of 3,000
+// descriptors of 1 MB each made skillcat discover hold 8.3 GB), and that
+// the skills left are problems wrapping ErrStopped.
+func TestDiscoverMaxTotalBytes(t *testing.T) {
+	s := newSite(t)
+	var ds []*skillcat.SkillDescriptor
+	for i := range 10 {
+		ds = append(ds, descriptor(fmt.Sprintf("big.s%02d", i), skillcat.API, skillcat.Public))
+	}
+	s.publish(ds...)
+	size := int64(len(s.get("/skills/big.s00.json")))
+	c := &client.Client{Concurrency: 1, MaxTotalBytes: 3*size + size/2}
+	cat, err := c.Discover(context.Background(), s.URL(), client.DiscoverOptions{})
+	de := discoveryError(t, err)
+	if len(cat.Skills) != 3 || len(de.Problems) != 7 {
+		t.Fatalf("got %d skills and %d problems, want 3 and 7: %v", len(cat.Skills), len(de.Problems), err)
+	}
+	for _, p := range de.Problems {
+		if !errors.Is(p, client.ErrStopped) || !strings.Contains(p.Error(), "Client.MaxTotalBytes") {
+			t.Errorf("%s: got %v, want ErrStopped for MaxTotalBytes", p.ID, p.Err)
+		}
+	}
+	if n := s.requests("/skills/big.s05.json"); n != 0 {
+		t.Errorf("big.s05 fetched %d times after the budget was spent", n)
+	}
+	if client.DefaultMaxTotalBytes < 1<<30 {
+		t.Errorf("DefaultMaxTotalBytes %d: want room for 100,000 descriptors of 4 KB and more", client.DefaultMaxTotalBytes)
+	}
+}

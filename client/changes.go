@@ -256,12 +256,13 @@ func (c *Client) fetchUpserts(ctx context.Context, hc *http.Client, events []ski
 	}
 	skills := make([]VerifiedSkill, len(upserts))
 	errs := make([]error, len(upserts))
+	held := c.newHeld()
 	jobs := make(chan int)
 	var wg sync.WaitGroup
 	for range min(c.concurrency(), len(upserts)) {
 		wg.Go(func() {
 			for i := range jobs {
-				skills[i], errs[i] = c.fetchUpsert(ctx, hc, upserts[i])
+				skills[i], errs[i] = c.fetchUpsert(ctx, hc, upserts[i], held)
 			}
 		})
 	}
@@ -286,7 +287,7 @@ func (c *Client) fetchUpserts(ctx context.Context, hc *http.Client, events []ski
 
 // fetchUpsert fetches the descriptor an upsert points at and checks that
 // it is the one the event names.
-func (c *Client) fetchUpsert(ctx context.Context, hc *http.Client, e skillcat.ChangeEvent) (VerifiedSkill, error) {
+func (c *Client) fetchUpsert(ctx context.Context, hc *http.Client, e skillcat.ChangeEvent, held *held) (VerifiedSkill, error) {
 	u, err := url.Parse(e.DescriptorURL)
 	if err != nil {
 		return VerifiedSkill{}, err
@@ -294,7 +295,7 @@ func (c *Client) fetchUpsert(ctx context.Context, hc *http.Client, e skillcat.Ch
 	if err := checkURL(u); err != nil {
 		return VerifiedSkill{}, err
 	}
-	d, vs, err := c.fetchDescriptor(ctx, hc, u, e.Digest)
+	d, vs, err := c.fetchDescriptor(ctx, hc, u, e.Digest, held)
 	if err != nil {
 		return VerifiedSkill{}, err
 	}

@@ -53,8 +53,10 @@
 // ends within Deadline (DefaultDeadline, 10 minutes), and it stops fetching
 // once MaxFailures descriptors in a row (DefaultMaxFailures, 20) could not
 // be fetched, which a server that trickles its bytes causes within about
-// MaxFailures/Concurrency × Timeout (90 seconds with the defaults). The
-// descriptors not verified then are each a problem wrapping ErrStopped.
+// MaxFailures/Concurrency × Timeout (90 seconds with the defaults), and
+// once the descriptors it fetched pass MaxTotalBytes (DefaultMaxTotalBytes,
+// 1 GiB), since it holds every one. The descriptors not verified then are
+// each a problem wrapping ErrStopped.
 // No panic escapes this package: one while verifying a document is that
 // document's problem.
 //
@@ -95,6 +97,12 @@ const (
 	DefaultTimeout     = 30 * time.Second
 	DefaultDeadline    = 10 * time.Minute
 	DefaultMaxFailures = 20
+
+	// DefaultMaxTotalBytes bounds the descriptors one Discover (or
+	// Changes) fetches, 1 GiB: a 100,000-skill catalog of 4 KB descriptors
+	// holds 400 MB, and a hostile index of 3,000 descriptors of 1 MB each
+	// made skillcat discover hold 8.3 GB before it was there.
+	DefaultMaxTotalBytes = 1 << 30
 
 	// MaxRedirects is how many redirects one fetch follows.
 	MaxRedirects = 5
@@ -170,6 +178,12 @@ type Client struct {
 	// Deadline bounds a whole Discover, the index and every descriptor;
 	// 0 means DefaultDeadline.
 	Deadline time.Duration
+
+	// MaxTotalBytes stops Discover (and Changes) once the descriptors it
+	// fetched pass that many bytes in all, since it holds every one; 0
+	// means DefaultMaxTotalBytes. The descriptors not verified then are
+	// problems wrapping ErrStopped.
+	MaxTotalBytes int64
 
 	// MaxFailures stops Discover once that many descriptors in a row could
 	// not be fetched (a network error, a timeout, an HTTP error status, a
@@ -251,6 +265,13 @@ func (c *Client) deadline() time.Duration {
 func (c *Client) bounded(ctx context.Context, what string) (context.Context, context.CancelFunc) {
 	return context.WithTimeoutCause(ctx, c.deadline(), &detailError{ErrStopped,
 		what + " stopped at its deadline of " + c.deadline().String()})
+}
+
+func (c *Client) maxTotalBytes() int64 {
+	if c.MaxTotalBytes <= 0 {
+		return DefaultMaxTotalBytes
+	}
+	return c.MaxTotalBytes
 }
 
 func (c *Client) maxFailures() int {

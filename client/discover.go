@@ -17,6 +17,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	skillcat "github.com/skillcat/skillcat"
 	"github.com/skillcat/skillcat/jose"
@@ -250,8 +251,9 @@ func (c *Client) fetchIndex(ctx context.Context, hc *http.Client, u *url.URL) (*
 
 // fetchSkills fetches and verifies the descriptors of entries, at most
 // Concurrency at a time, and returns the good skills and the problems, both
-// ordered by id. After MaxFailures failed fetches in a row it fetches no
-// more: the entries left are problems wrapping ErrStopped.
+// ordered by id. After MaxFailures failed fetches in a row, or once the
+// descriptors fetched pass MaxTotalBytes, it fetches no more: the entries
+// left are problems wrapping ErrStopped.
 func (c *Client) fetchSkills(ctx context.Context, hc *http.Client, base *url.URL, entries []skillcat.IndexEntry,
 	progress func(done, total int)) ([]VerifiedSkill, []Problem) {
 	type result struct {
@@ -266,15 +268,18 @@ func (c *Client) fetchSkills(ctx context.Context, hc *http.Client, base *url.URL
 	var mu sync.Mutex // guards failures, done and the progress calls
 	failures, done := 0, 0
 	maxFailures := c.maxFailures()
+	held := c.newHeld()
 	jobs := make(chan int)
 	var wg sync.WaitGroup
 	for range min(c.concurrency(), len(entries)) {
 		wg.Go(func() {
 			for i := range jobs {
-				s, u, err := c.verifySkill(ctx, hc, base, entries[i])
+				s, u, err := c.verifySkill(ctx, hc, base, entries[i], held)
 				results[i] = result{s, u, err, true}
 				mu.Lock()
-				if errors.Is(err, errFetch) {
+				if errors.Is(err, errHeld) {
+					stop(err)
+				} else if errors.Is(err, errFetch) {
 					failures++
 					if maxFailures > 0 && failures >= maxFailures {
 						stop(&detailError{ErrStopped, fmt.Sprintf("not verified: discovery stopped after %d descriptors in a row could not be fetched", failures)})
@@ -318,6 +323,35 @@ feed:
 	return skills, problems
 }
 
+// held counts the bytes of the descriptors one Discover or Changes has
+// fetched, against Client.MaxTotalBytes; a nil *held counts nothing.
+type held struct {
+	n, max int64
+}
+
+// errHeld marks the error of the descriptor whose bytes passed the budget.
+var errHeld = errors.New("descriptors over budget")
+
+func (c *Client) newHeld() *held { return &held{max: c.maxTotalBytes()} }
+
+// add counts n bytes more; past the budget it is an error wrapping
+// ErrStopped and errHeld.
+func (h *held) add(n int) error {
+	if h == nil {
+		return nil
+	}
+	if atomic.AddInt64(&h.n, int64(n)) <= h.max {
+		return nil
+	}
+	return &heldError{fmt.Sprintf("not verified: discovery stopped once the descriptors fetched passed %d MiB (Client.MaxTotalBytes)", h.max>>20)}
+}
+
+// heldError is errHeld's error, which wraps ErrStopped as well.
+type heldError struct{ msg string }
+
+func (e *heldError) Error() string   { return e.msg }
+func (e *heldError) Unwrap() []error { return []error{ErrStopped, errHeld} }
+
 // errFetch marks an error of fetching a document (as opposed to what the
 // document holds), which counts towards MaxFailures.
 var errFetch = errors.New("fetch failed")
@@ -330,18 +364,18 @@ func (e *fetchError) Unwrap() []error { return []error{e.err, errFetch} }
 
 // verifySkill is fetchSkill with a panic turned into the entry's problem:
 // whatever a document holds, it must not crash a program that discovers.
-func (c *Client) verifySkill(ctx context.Context, hc *http.Client, base *url.URL, e skillcat.IndexEntry) (s VerifiedSkill, u string, err error) {
+func (c *Client) verifySkill(ctx context.Context, hc *http.Client, base *url.URL, e skillcat.IndexEntry, held *held) (s VerifiedSkill, u string, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			s, u, err = VerifiedSkill{}, e.DescriptorURL, fmt.Errorf("%w while verifying the descriptor: %v", ErrInternal, r)
 		}
 	}()
-	return c.fetchSkill(ctx, hc, base, e)
+	return c.fetchSkill(ctx, hc, base, e, held)
 }
 
 // fetchSkill fetches and verifies the descriptor of one entry. It returns
 // the skill, or the descriptor's URL and what is wrong with it.
-func (c *Client) fetchSkill(ctx context.Context, hc *http.Client, base *url.URL, e skillcat.IndexEntry) (VerifiedSkill, string, error) {
+func (c *Client) fetchSkill(ctx context.Context, hc *http.Client, base *url.URL, e skillcat.IndexEntry, held *held) (VerifiedSkill, string, error) {
 	ref, err := url.Parse(e.DescriptorURL)
 	if err != nil {
 		var ue *url.Error
@@ -360,7 +394,7 @@ func (c *Client) fetchSkill(ctx context.Context, hc *http.Client, base *url.URL,
 		return VerifiedSkill{}, name, &detailError{ErrHTTPSRequired, "https required: the index is served over https, its descriptors must be too"}
 	}
 
-	d, vs, err := c.fetchDescriptor(ctx, hc, u, e.Digest)
+	d, vs, err := c.fetchDescriptor(ctx, hc, u, e.Digest, held)
 	if err != nil {
 		return VerifiedSkill{}, name, err
 	}
@@ -383,13 +417,20 @@ func (e *StatusError) Error() string {
 
 // fetchDescriptor fetches the descriptor at u and checks it: its digest,
 // the version rule, and its validity. Its warnings come back with it. A
-// failure to fetch it is a *fetchError.
-func (c *Client) fetchDescriptor(ctx context.Context, hc *http.Client, u *url.URL, digest string) (*skillcat.SkillDescriptor, skillcat.Violations, error) {
+// failure to fetch it is a *fetchError. Its bytes count towards held
+// (nil: none), and past the budget it is errHeld.
+func (c *Client) fetchDescriptor(ctx context.Context, hc *http.Client, u *url.URL, digest string, held *held) (*skillcat.SkillDescriptor, skillcat.Violations, error) {
+	if err := held.add(0); err != nil {
+		return nil, nil, err
+	}
 	data, _, err := c.fetch(ctx, hc, u)
 	if err != nil {
 		if ctx.Err() == nil {
 			err = &fetchError{err}
 		}
+		return nil, nil, err
+	}
+	if err := held.add(len(data)); err != nil {
 		return nil, nil, err
 	}
 	if err := checkDigest(digest, data); err != nil {

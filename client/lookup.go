@@ -51,7 +51,7 @@ func (c *Client) DiscoverSkill(ctx context.Context, baseURL, id string, opts Dis
 		msg += " (" + strconv.Itoa(len(index.Skills)) + " listed; run discover to see them)"
 		return nil, &DiscoveryError{IndexURL: final.String(), Problems: []Problem{{ID: id, URL: final.Redacted(), Err: &detailError{ErrNotListed, msg}}}}
 	}
-	s, name, err := c.fetchSkill(ctx, hc, final, *entry)
+	s, name, err := c.fetchSkill(ctx, hc, final, *entry, nil)
 	if err != nil {
 		if parent.Err() != nil {
 			return nil, fmt.Errorf("discover %s: %w", u.Redacted(), context.Cause(parent))
