@@ -103,7 +103,7 @@ func newOutput(cfg Config, prev map[string]store.CachedOutput) (*output, error) 
 		return nil, err
 	}
 	removeStale(parent, "."+filepath.Base(out)+newTreeMark, "."+filepath.Base(out)+legacyStaged)
-	o := &output{cfg: cfg, out: out, prev: prev, records: newRecords(), touched: map[string]bool{}}
+	o := &output{cfg: cfg, out: out, prev: prev, records: newRecords(len(prev)), touched: map[string]bool{}}
 	at, pattern := parent, "."+filepath.Base(out)+newTreeMark
 	if info, err := os.Stat(out); err == nil && info.IsDir() {
 		removeStale(out, inPlaceTree)
@@ -114,7 +114,7 @@ func newOutput(cfg Config, prev map[string]store.CachedOutput) (*output, error) 
 	}
 	if o.keep = len(prev) > 0 && !o.inPlace; !o.keep {
 		discardSpare(out)
-	} else if dir, lock, entries, ok := claimSpare(out); ok {
+	} else if dir, lock, entries, ok := claimSpare(out, len(prev)); ok {
 		o.dir, o.lock, o.spare = dir, lock, entries
 		return o, nil
 	}
@@ -189,7 +189,6 @@ func (o *output) reuse(path string) (store.CachedOutput, store.FileID, bool) {
 // link otherwise, or a copy where links are impossible. linked reports
 // whether the live file's identity changed (a link adds to its count).
 func (o *output) take(path string, live store.FileID) (linked bool, err error) {
-	from := filepath.Join(o.out, filepath.FromSlash(path))
 	to := filepath.Join(o.dir, filepath.FromSlash(path))
 	if err := o.mkdir(filepath.Dir(to)); err != nil {
 		return false, err
@@ -201,6 +200,7 @@ func (o *output) take(path string, live store.FileID) (linked bool, err error) {
 		return false, err
 	}
 	o.touch(filepath.Dir(to))
+	from := filepath.Join(o.out, filepath.FromSlash(path))
 	if os.Link(from, to) == nil {
 		return true, nil
 	}
@@ -301,7 +301,8 @@ func outputKey(key string) store.Digest {
 	if key == "" {
 		return store.Digest{}
 	}
-	return sha256.Sum256([]byte(key))
+	var buf [256]byte // most keys fit: no copy of each of the 27,500 on the heap
+	return sha256.Sum256(append(buf[:0], key...))
 }
 
 func (o *output) record(path string, rec store.CachedOutput) {

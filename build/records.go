@@ -36,8 +36,12 @@ type idRecord struct {
 	stat store.FileID
 }
 
-func newRecords() records {
-	return records{at: map[string]int32{}}
+// newRecords returns records with room for n files: a rebuild's are
+// about those of the build before, and its 27,500 records at 10,000
+// skills, grown from none, allocated ~16 MB (a slice grows by a quarter
+// at a time past 256 elements), four times what they hold.
+func newRecords(n int) records {
+	return records{at: make(map[string]int32, n), sized: make([]sizedRecord, 0, n)}
 }
 
 // get returns the record of path.

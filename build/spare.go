@@ -63,8 +63,9 @@ func spareName(out string) string {
 // claimSpare takes the spare of out for a new tree: it locks it, renames it
 // to a new tree's name beside out and reads it whole. ok is false when
 // there is no spare, another build holds it, or it cannot be read (it is
-// then removed).
-func claimSpare(out string) (dir string, lock *os.File, entries map[string]spareEntry, ok bool) {
+// then removed). files is about how many files it holds: the number the
+// last build recorded.
+func claimSpare(out string, files int) (dir string, lock *os.File, entries map[string]spareEntry, ok bool) {
 	name := spareName(out)
 	if info, err := os.Lstat(name); err != nil || !info.IsDir() {
 		if err == nil {
@@ -89,7 +90,7 @@ func claimSpare(out string) (dir string, lock *os.File, entries map[string]spare
 		lock.Close()
 		return "", nil, nil, false
 	}
-	if entries, err = readTree(tmp); err == nil {
+	if entries, err = readTree(tmp, files); err == nil {
 		err = dropOthers(tmp, entries)
 	}
 	if err == nil {

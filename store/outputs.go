@@ -150,14 +150,23 @@ func (t *CacheTx) SetOutputs(ctx context.Context, outs, since map[string]CachedO
 			dirty[outputBucket(p)] = true
 		}
 	} else {
+		kept := 0 // paths of outs that since holds
 		for p, r := range outs {
-			if old, ok := since[p]; !ok || old != r {
+			old, ok := since[p]
+			if ok {
+				kept++
+			}
+			if !ok || old != r {
 				dirty[outputBucket(p)] = true
 			}
 		}
-		for p := range since {
-			if _, ok := outs[p]; !ok {
-				dirty[outputBucket(p)] = true
+		// since's paths that outs lacks, when there are any (a rebuild
+		// that removed no file looks none up).
+		if kept < len(since) {
+			for p := range since {
+				if _, ok := outs[p]; !ok {
+					dirty[outputBucket(p)] = true
+				}
 			}
 		}
 	}
