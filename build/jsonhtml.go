@@ -19,7 +19,11 @@ import (
 // does not expect is written out escaped, unstyled.
 func highlightJSONText(data string) template.HTML {
 	b := scratch()
-	out := *b
+	return template.HTML(done(b, appendHighlightJSON(*b, data)))
+}
+
+// appendHighlightJSON appends highlightJSONText(data) to out.
+func appendHighlightJSON(out []byte, data string) []byte {
 	for i := 0; i < len(data); {
 		c := data[i]
 		switch {
@@ -49,7 +53,7 @@ func highlightJSONText(data string) template.HTML {
 			i = j
 		}
 	}
-	return template.HTML(done(b, out))
+	return out
 }
 
 // scratches holds the buffers the one-pass highlighters write into, so
@@ -132,9 +136,12 @@ func appendEscaped(out []byte, s string, plus bool) []byte {
 // no white space (json.Indent keeps trailing white space);
 // TestHighlightIndentedIsIndent holds the two to the same bytes.
 func highlightIndented(raw []byte) template.HTML {
-	data := string(raw)
 	b := scratch()
-	out := *b
+	return template.HTML(done(b, appendHighlightIndented(*b, string(raw))))
+}
+
+// appendHighlightIndented appends highlightIndented(data) to out.
+func appendHighlightIndented(out []byte, data string) []byte {
 	depth, needIndent := 0, false
 	newline := func(depth int) {
 		out = append(out, '\n')
@@ -188,7 +195,7 @@ func highlightIndented(raw []byte) template.HTML {
 			out, i = appendJSONNumber(out, data, i)
 		}
 	}
-	return template.HTML(done(b, out))
+	return out
 }
 
 // appendJSONString appends the string starting at data[i] (its opening

@@ -230,7 +230,10 @@ func items(skills []store.Row) []listItem {
 func (p *pages) execute(name string, data *page) ([]byte, error) {
 	hint := p.sizes[name]
 	if name == "skill.html" && p.goSkill {
-		out := p.skillHTML(data, int(hint.Load()))
+		out, err := p.skillHTML(data, int(hint.Load()))
+		if err != nil {
+			return nil, err
+		}
 		hint.Store(int64(len(out) + len(out)/8))
 		return out, nil
 	}

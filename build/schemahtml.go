@@ -107,13 +107,17 @@ func (w *htmlOut) schema(v *schemaView) {
 			w.raw("\n  </tbody>\n</table>")
 		}
 	}
-	if v.JSON != "" {
+	if v.JSON != "" || v.indented != "" {
 		w.raw("\n" + `<details class="raw-schema">` + "\n" +
 			`  <summary>JSON Schema</summary>` + "\n" +
 			`  <figure class="codeblock">` + "\n" +
 			`    <figcaption><span class="codeblock-title">JSON Schema</span></figcaption>` + "\n" +
 			`    <pre class="chroma" tabindex="0"><code>`)
-		w.raw(string(v.JSON))
+		if v.JSON != "" {
+			w.raw(string(v.JSON))
+		} else {
+			w.b = appendHighlightIndented(w.b, v.indented)
+		}
 		w.raw("</code></pre>\n  </figure>\n</details>")
 	}
 	w.raw("\n")

@@ -1,6 +1,7 @@
 package build
 
 import (
+	"bytes"
 	"fmt"
 	"html/template"
 	"io/fs"
@@ -76,15 +77,48 @@ func isBuiltinSkill(t *template.Template) bool {
 
 // skillHTML writes the skill page pg as the built-in skill.html does;
 // size is a hint of its length.
-func (p *pages) skillHTML(pg *page, size int) []byte {
+func (p *pages) skillHTML(pg *page, size int) ([]byte, error) {
 	w := htmlOut{b: pageBuffer(size)}
 	home := p.routes.link(pg.File, p.routes.home())
 	w.head(p, pg, home)
 	if pg.Skill != nil {
-		w.skillMain(p, pg, home)
+		if err := w.skillMain(p, pg, home); err != nil {
+			return nil, err
+		}
 	}
 	w.foot(p, pg)
-	return w.b
+	return w.b, nil
+}
+
+// description writes v's description, from its Markdown when v is lazy.
+func (w *htmlOut) description(v *skillView) error {
+	if !v.lazy {
+		w.raw(string(v.Description))
+		return nil
+	}
+	buf := bytes.NewBuffer(w.b)
+	if markdownFast(v.description, buf) {
+		w.b = buf.Bytes()
+		return nil
+	}
+	// What markdownFast wrote past w.b's length before it gave up is
+	// written over.
+	desc, err := markdownHTML(v.description)
+	if err != nil {
+		return fmt.Errorf("render description: %w", err)
+	}
+	w.raw(string(desc))
+	return nil
+}
+
+// json writes an example's highlighted JSON: html, or when lazy its
+// text highlighted.
+func (w *htmlOut) json(lazy bool, html template.HTML, text string) {
+	if lazy {
+		w.b = appendHighlightJSON(w.b, text)
+	} else {
+		w.raw(string(html))
+	}
 }
 
 // head writes the built-in "head" template.
@@ -197,7 +231,7 @@ func (w *htmlOut) head(p *pages, pg *page, home string) {
 }
 
 // skillMain writes the <main> of the built-in skill.html.
-func (w *htmlOut) skillMain(p *pages, pg *page, home string) {
+func (w *htmlOut) skillMain(p *pages, pg *page, home string) error {
 	r := p.routes
 	v, d := pg.Skill, pg.Skill.D
 	typ, access := string(d.CapabilityType), string(d.Access)
@@ -243,7 +277,9 @@ func (w *htmlOut) skillMain(p *pages, pg *page, home string) {
 	w.raw("</code></li>\n      </ul>")
 	w.tags("\n      ", home, d.Tags)
 	w.raw("\n    </header>\n\n    <div class=\"skill-layout\">\n      <section class=\"prose description\" id=\"description\" aria-label=\"Description\">\n        ")
-	w.raw(string(v.Description))
+	if err := w.description(v); err != nil {
+		return err
+	}
 	w.raw("\n      </section>\n\n      <div class=\"skill-side\">\n        <section class=\"panel\" aria-labelledby=\"call\">\n          <h2 id=\"call\">Calling it</h2>\n          <dl class=\"facts\">\n            <dt>Endpoint</dt>\n            <dd class=\"endpoint\"><span class=\"method method-")
 	w.text(v.Method)
 	w.raw(`">`)
@@ -335,18 +371,19 @@ func (w *htmlOut) skillMain(p *pages, pg *page, home string) {
 		w.raw("</h3>\n          <figure class=\"codeblock\">\n            <figcaption><span class=\"codeblock-title\">InvocationRequest</span> <a href=\"")
 		w.url(requestSchema)
 		w.raw("\">schema</a></figcaption>\n            <pre class=\"chroma\" tabindex=\"0\"><code>")
-		w.raw(string(ex.Request))
+		w.json(v.lazy, ex.Request, ex.request)
 		w.raw("</code></pre>\n          </figure>")
-		if ex.Response != "" {
+		if ex.Response != "" || v.lazy && ex.response != "" {
 			w.raw("\n          <figure class=\"codeblock\">\n            <figcaption><span class=\"codeblock-title\">InvocationResponse</span> <a href=\"")
 			w.url(responseSchema)
 			w.raw("\">schema</a></figcaption>\n            <pre class=\"chroma\" tabindex=\"0\"><code>")
-			w.raw(string(ex.Response))
+			w.json(v.lazy, ex.Response, ex.response)
 			w.raw("</code></pre>\n          </figure>")
 		}
 		w.raw("\n        </section>")
 	}
 	w.raw("\n      </section>\n    </div>\n  </div>\n</main>\n")
+	return nil
 }
 
 // foot writes the built-in "foot" template.

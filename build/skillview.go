@@ -18,7 +18,13 @@ import (
 type skillView struct {
 	D           *skillcat.SkillDescriptor
 	Summary     string
-	Description template.HTML
+	Description template.HTML // "" while lazy
+	// lazy says that Description and the examples' Request and Response
+	// are not made (skillHTML writes them from the description's source
+	// and the examples' JSON straight into the page) until fill makes
+	// them for a template.
+	lazy        bool
+	description string // the description's Markdown
 	Method      string
 	Inputs      schemaView
 	Output      schemaView
@@ -32,11 +38,22 @@ type skillView struct {
 // table rows, what the root itself is, and the schema as highlighted JSON.
 type schemaView struct {
 	Rows        []schemaRow
-	RootType    string // "object", "array of object", "any JSON value", …
-	Description string // the root's description or title
-	Closed      bool   // additionalProperties: false at the root
-	Note        string // for schemas that accept anything or nothing
-	JSON        template.HTML
+	RootType    string        // "object", "array of object", "any JSON value", …
+	Description string        // the root's description or title
+	Closed      bool          // additionalProperties: false at the root
+	Note        string        // for schemas that accept anything or nothing
+	JSON        template.HTML // "" while indented waits to be highlighted
+	// indented is the schema's JSON text (valid, without white space
+	// around it) when JSON is left for skillHTML to highlight straight
+	// into the page (highlightIndented), or for fill to make.
+	indented string
+}
+
+// fill makes v.JSON from v.indented.
+func (v *schemaView) fill() {
+	if v.JSON == "" && v.indented != "" {
+		v.JSON = highlightIndented([]byte(v.indented))
+	}
 }
 
 type authView struct {
@@ -54,8 +71,34 @@ type authField struct {
 type exampleView struct {
 	ID       string // element id: example-1, example-2, …
 	Title    string
-	Request  template.HTML // highlighted InvocationRequest JSON
-	Response template.HTML // highlighted InvocationResponse JSON, or ""
+	Request  template.HTML // highlighted InvocationRequest JSON ("" while lazy)
+	Response template.HTML // highlighted InvocationResponse JSON, or "" (also while lazy)
+	request  string        // the InvocationRequest JSON
+	response string        // the InvocationResponse JSON, or ""
+}
+
+// fill makes what v left lazy: the description's HTML and the examples'
+// highlighted JSON, which a template reads.
+func (v *skillView) fill() error {
+	if !v.lazy {
+		return nil
+	}
+	desc, err := markdownHTML(v.description)
+	if err != nil {
+		return fmt.Errorf("render description: %w", err)
+	}
+	v.Description = desc
+	for i := range v.Examples {
+		ex := &v.Examples[i]
+		ex.Request = highlightJSONText(ex.request)
+		if ex.response != "" {
+			ex.Response = highlightJSONText(ex.response)
+		}
+	}
+	v.Inputs.fill()
+	v.Output.fill()
+	v.lazy = false
+	return nil
 }
 
 // schemaRow is one member of an inputs or output schema, flattened: Depth
@@ -99,14 +142,11 @@ func (p *pages) skillPage(s *publishedSkill) ([]byte, error) {
 // skillPageData is what the skill page template gets for s.
 func (p *pages) skillPageData(s *publishedSkill) (*page, error) {
 	d := printableDescriptor(s.Descriptor)
-	desc, err := markdownHTML(d.Description)
-	if err != nil {
-		return nil, fmt.Errorf("render description: %w", err)
-	}
 	v := &skillView{
 		D:           d,
 		Summary:     skillcat.Printable(s.Summary),
-		Description: desc,
+		lazy:        true,
+		description: d.Description,
 		Method:      d.Endpoint.EffectiveMethod(),
 		Inputs:      p.views.of(d.Inputs, s.Tree.Get("inputs")),
 		Output:      p.views.of(d.Output, s.Tree.Get("output")),
@@ -132,7 +172,12 @@ func (p *pages) skillPageData(s *publishedSkill) (*page, error) {
 		if err != nil {
 			return nil, err
 		}
-		v.Examples = append(v.Examples, exampleView{ID: "example-1", Title: "Request", Request: highlightJSON(data)})
+		v.Examples = append(v.Examples, exampleView{ID: "example-1", Title: "Request", request: jsonText(data)})
+	}
+	if !p.goSkill {
+		if err := v.fill(); err != nil {
+			return nil, err
+		}
 	}
 	pg := p.newPage(p.routes.skillPage(d.ID), d.Name, nil)
 	pg.Counts, pg.Total = nil, 0
@@ -144,8 +189,11 @@ func (p *pages) skillPageData(s *publishedSkill) (*page, error) {
 
 // highlightJSON returns JSON text as highlighted HTML (no trailing newline).
 func highlightJSON(data []byte) template.HTML {
-	return highlightJSONText(strings.TrimRight(string(data), "\n"))
+	return highlightJSONText(jsonText(data))
 }
+
+// jsonText is encoded JSON without its trailing newline.
+func jsonText(data []byte) string { return strings.TrimRight(string(data), "\n") }
 
 // exampleOf builds a ready InvocationRequest for an example and, when it
 // shows an output, the matching InvocationResponse.
@@ -166,7 +214,7 @@ func exampleOf(d *skillcat.SkillDescriptor, ex skillcat.Example, i int) (example
 	if strings.TrimSpace(title) == "" {
 		title = fmt.Sprintf("Example %d", i+1)
 	}
-	ev := exampleView{ID: id, Title: title, Request: highlightJSON(reqJSON)}
+	ev := exampleView{ID: id, Title: title, request: jsonText(reqJSON)}
 	if ex.Output != nil {
 		resp := skillcat.InvocationResponse{
 			ExecutionID: "exec-" + id,
@@ -179,7 +227,7 @@ func exampleOf(d *skillcat.SkillDescriptor, ex skillcat.Example, i int) (example
 		if err != nil {
 			return exampleView{}, fmt.Errorf("example %d response: %w", i, err)
 		}
-		ev.Response = highlightJSON(respJSON)
+		ev.response = jsonText(respJSON)
 	}
 	return ev, nil
 }
@@ -284,7 +332,7 @@ func (c *schemaViews) of(raw json.RawMessage, n *skillcat.Node) schemaView {
 func schemaViewOf(raw json.RawMessage, root *skillcat.Node) schemaView {
 	var v schemaView
 	if n := len(raw); n > 0 && strings.IndexByte(" \t\r\n", raw[n-1]) < 0 && (root != nil || json.Valid(raw)) {
-		v.JSON = highlightIndented(raw)
+		v.indented = string(raw)
 	} else if pretty, err := indentJSON(raw); err == nil {
 		v.JSON = highlightJSON(pretty)
 	}
