@@ -381,6 +381,9 @@ func build(ctx context.Context, cfg Config, cache *store.CacheTx, sources func()
 				err = fmt.Errorf("render: query listed skills: %w", ctxErr(ctx, err))
 			}
 		}
+		if err == nil && cache != nil {
+			err = cache.Unmap(ctx)
+		}
 	}
 	if made != nil {
 		oerr := <-made
