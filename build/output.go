@@ -131,7 +131,7 @@ func newOutput(cfg Config, prev map[string]store.CachedOutput) (*output, error) 
 		return nil, err
 	}
 	if o.lock, err = lockDir(tmp); err == nil {
-		err = os.Chmod(tmp, 0o755)
+		err = os.Chmod(tmp, os.FileMode(folderMode())) // MkdirTemp made it 0700
 	}
 	if err != nil {
 		o.lock.Close()
@@ -580,6 +580,11 @@ func (o *output) placeCatalog(tmp, key string) error {
 // export's path, the longest of a rebuild's render): only its key decides
 // whether it is made again (fresh), and nothing reads its hash.
 func (o *output) madeCatalog(name, full, key string) error {
+	if m := o.fileMode(); m != 0o644 { // Export makes it 0644, whatever the umask
+		if err := os.Chmod(full, os.FileMode(m)); err != nil {
+			return err
+		}
+	}
 	info, err := os.Stat(full)
 	if err != nil {
 		return err

@@ -77,3 +77,31 @@ func TestUmaskChangeEqualsCold(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestUmaskModesFollow: under umask 077 every file and folder of the
+// output is the user's alone, the root folder and catalog.sqlite
+// included (they were 0755 and 0644 while every other file was 0600 and
+// every other folder 0700), cold and incremental alike.
+func TestUmaskModesFollow(t *testing.T) {
+	old := syscall.Umask(0o077)
+	defer syscall.Umask(old)
+	contentA, contentB := testContent(t, 8, 1), testContent(t, 9, 2)
+	parent := t.TempDir()
+	out, cache := filepath.Join(parent, "public"), filepath.Join(parent, ".cache", "public.sqlite")
+	for _, content := range []string{contentA, contentB, contentA} {
+		cfg := testConfig(content, out, cache)
+		cfg.Time = time.Unix(1700000000, 0)
+		if _, err := Build(context.Background(), cfg); err != nil {
+			t.Fatal(err)
+		}
+		for p, m := range treeModes(t, out) {
+			want := fs.FileMode(0o600)
+			if m.IsDir() {
+				want = 0o700
+			}
+			if m.Perm() != want {
+				t.Fatalf("under umask 077, %s is %v", p, m)
+			}
+		}
+	}
+}

@@ -94,7 +94,7 @@ func claimSpare(out string, files int) (dir string, lock *os.File, entries map[s
 		err = dropOthers(tmp, entries)
 	}
 	if err == nil {
-		err = os.Chmod(tmp, 0o755)
+		err = os.Chmod(tmp, os.FileMode(folderMode()))
 	}
 	if err != nil {
 		os.RemoveAll(tmp)

@@ -260,16 +260,12 @@ type intactVisitor struct {
 var errChanged = errors.New("output changed")
 
 // folder stops the walk at a folder of a mode the build does not give its
-// folders (a chmod changes no file's identity): 0755 for the root, which
-// the build makes so whatever the umask, and folderMode for the others.
+// folders (a chmod changes no file's identity): folderMode, the root's
+// included.
 // An output updated in place (anyMode) keeps its folders and their modes,
 // so a build would change none of them: they are not checked.
 func (v *intactVisitor) folder(dir string, st *unix.Stat_t) (bool, error) {
-	want := v.mode
-	if dir == v.root {
-		want = 0o755
-	}
-	if !v.anyMode && st.Mode&0o7777 != want {
+	if !v.anyMode && st.Mode&0o7777 != v.mode {
 		return false, errChanged
 	}
 	return true, nil
