@@ -177,3 +177,32 @@ func TestNoSpace(t *testing.T) {
 		})
 	}
 }
+
+// TestDiskFullKeepsNoSpare fills the output's file system with a build
+// that cannot fit: it fails, the output is the old site, and its tree is
+// not kept as the spare, which would hold the disk full (each next build
+// failed the same, the space taken by a tree of a failed build).
+func TestDiskFullKeepsNoSpare(t *testing.T) {
+	disk := filepath.Join(t.TempDir(), "disk")
+	mountTmpfs(t, disk, "4m")
+	contentA, contentB := testContent(t, 8, 1), testContent(t, 300, 2)
+	want := coldTree(t, contentA)
+	out, cache := filepath.Join(disk, "public"), filepath.Join(t.TempDir(), "public.sqlite")
+	if _, err := Build(context.Background(), testConfig(contentA, out, cache)); err != nil {
+		t.Fatal(err)
+	}
+	var before syscall.Statfs_t
+	syscall.Statfs(disk, &before)
+	if _, err := Build(context.Background(), testConfig(contentB, out, cache)); !errors.Is(err, syscall.ENOSPC) {
+		t.Fatalf("a build larger than the disk: got %v, want ENOSPC", err)
+	}
+	if got := treetest.Files(t, out); !maps.Equal(got, want) {
+		t.Fatalf("after the failed build the output is not the old site:\n%s", treetest.Diff(got, want))
+	}
+	checkNoDebris(t, disk, out)
+	var after syscall.Statfs_t
+	syscall.Statfs(disk, &after)
+	if after.Bfree < before.Bfree {
+		t.Errorf("the failed build left %d blocks taken", before.Bfree-after.Bfree)
+	}
+}

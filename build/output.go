@@ -845,7 +845,10 @@ func (o *output) abandon() {
 	if o.done {
 		return
 	}
-	if !o.keep || os.Rename(o.dir, spareName(o.out)) != nil {
+	// A failed tree kept as the spare holds what the build wrote: on a
+	// file system left full (the likely reason it failed) it would keep it
+	// full, and each next build would fail as this one did.
+	if !o.keep || !hasRoom(o.dir) || os.Rename(o.dir, spareName(o.out)) != nil {
 		os.RemoveAll(o.dir)
 	}
 	o.lock.Close()

@@ -188,3 +188,13 @@ func sameBytesFile(name string, rec store.CachedOutput, mode uint32, t time.Time
 	}
 	return store.FileID{Dev: st.Dev, Ino: st.Ino, Ctime: st.Ctim.Nano(), Size: st.Size}, true
 }
+
+// hasRoom reports whether the file system of dir has at least 1/64 of its
+// blocks and of its inodes free (true when it cannot tell).
+func hasRoom(dir string) bool {
+	var st unix.Statfs_t
+	if unix.Statfs(dir, &st) != nil {
+		return true
+	}
+	return st.Bavail >= st.Blocks/64 && (st.Files == 0 || st.Ffree >= st.Files/64)
+}

@@ -87,3 +87,6 @@ func sameBytesFile(name string, rec store.CachedOutput, mode uint32, t time.Time
 
 // folderMode is not read here (the umask is the system's business).
 func folderMode() uint32 { return 0o755 }
+
+// hasRoom is true here: no spare is kept without an exchange.
+func hasRoom(dir string) bool { return true }
