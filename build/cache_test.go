@@ -628,3 +628,33 @@ func TestRestoredOutput(t *testing.T) {
 	}
 	f.checkCold(t)
 }
+
+// TestSymlinkedOutput builds into an output that is a link to a folder
+// elsewhere (public -> /srv/site, common on servers): the link stays a
+// link, the folder it points to is exchanged whole, a build with nothing
+// changed finds the site up to date, and a rebuild gives a cold build's.
+func TestSymlinkedOutput(t *testing.T) {
+	f := newCacheFixture(t, 20)
+	site := filepath.Join(t.TempDir(), "srv", "site")
+	if err := os.MkdirAll(site, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(site, f.out); err != nil {
+		t.Skipf("cannot make symbolic links: %v", err)
+	}
+	f.build(t)
+	time.Sleep(1100 * time.Millisecond)
+	if res := f.build(t); !res.UpToDate {
+		t.Fatal("nothing changed, but the symlinked output is not up to date")
+	}
+	sameSizeEdit(t, filepath.Join(f.content, firstSource(t, f.content)), false)
+	time.Sleep(1100 * time.Millisecond)
+	if res := f.build(t); res.UpToDate {
+		t.Fatal("a source changed, but the build found the output up to date")
+	}
+	if info, err := os.Lstat(f.out); err != nil || info.Mode()&os.ModeSymlink == 0 {
+		t.Fatalf("the output link was replaced: %v, %v", info, err)
+	}
+	f.out = site // the tree the link points to
+	f.checkCold(t)
+}
