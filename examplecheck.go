@@ -260,7 +260,7 @@ func numberKeywordAccepts(k string, kv any, v json.Number) bool {
 	default:
 		return true
 	}
-	if limit, ok := smallInt(kv); ok && limit != 0 {
+	if limit, ok := smallInt(kv); ok && (limit != 0 || k != "multipleOf") {
 		if n, ok := smallInt(v); ok {
 			switch k {
 			case "minimum":
@@ -526,8 +526,13 @@ func jsonEqual(a, b any) bool {
 func smallInt(v any) (int64, bool) {
 	n, ok := v.(json.Number)
 	digits := strings.TrimPrefix(string(n), "-")
-	if !ok || digits == "" || len(digits) > 15 || strings.TrimLeft(digits, "0123456789") != "" {
+	if !ok || digits == "" || len(digits) > 15 {
 		return 0, false
+	}
+	for i := 0; i < len(digits); i++ {
+		if digits[i] < '0' || digits[i] > '9' {
+			return 0, false
+		}
 	}
 	i, err := strconv.ParseInt(string(n), 10, 64)
 	return i, err == nil

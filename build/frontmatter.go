@@ -307,19 +307,38 @@ func coreInt(v string) bool {
 	if v != "" && (v[0] == '-' || v[0] == '+') {
 		v = v[1:]
 	}
-	return v != "" && strings.TrimLeft(v, "0123456789") == ""
+	return v != "" && onlyDigits(v, 10)
 }
 
 // coreOct matches ^0o[0-7]+$.
 func coreOct(v string) bool {
 	d, ok := strings.CutPrefix(v, "0o")
-	return ok && d != "" && strings.TrimLeft(d, "01234567") == ""
+	return ok && d != "" && onlyDigits(d, 8)
 }
 
 // coreHex matches ^0x[0-9a-fA-F]+$.
 func coreHex(v string) bool {
 	d, ok := strings.CutPrefix(v, "0x")
-	return ok && d != "" && strings.TrimLeft(d, "0123456789abcdefABCDEF") == ""
+	return ok && d != "" && onlyDigits(d, 16)
+}
+
+// onlyDigits reports whether every byte of s is a digit of base 8, 10 or
+// 16 (either case): strings.TrimLeft with the digits as its cutset, which
+// made a set of them at each call, for every scalar of a front matter.
+func onlyDigits(s string, base int) bool {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= '0' && c <= '7':
+		case c == '8' || c == '9':
+			if base < 10 {
+				return false
+			}
+		case base == 16 && (c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'):
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // coreFloat matches ^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$.
@@ -333,12 +352,12 @@ func coreFloat(v string) bool {
 		if exp != "" && (exp[0] == '-' || exp[0] == '+') {
 			exp = exp[1:]
 		}
-		if exp == "" || strings.TrimLeft(exp, "0123456789") != "" {
+		if exp == "" || !onlyDigits(exp, 10) {
 			return false
 		}
 	}
 	whole, frac, dot := strings.Cut(mant, ".")
-	if strings.TrimLeft(whole, "0123456789") != "" || strings.TrimLeft(frac, "0123456789") != "" {
+	if !onlyDigits(whole, 10) || !onlyDigits(frac, 10) {
 		return false
 	}
 	return whole != "" || dot && frac != ""
