@@ -22,8 +22,10 @@ import (
 //     word, one of `([&.,;:!?')/$%"`, a "<" that opens no HTML block);
 //   - ATX headings ("# " to "###### " and text not ending in "#"), shifted
 //     and given ids as pageTransformer does;
-//   - tight bullet lists of "- " items of one line each, followed by a
-//     blank line or the end, and no item after that blank line;
+//   - tight bullet lists of "- " items, each of one line or continued on
+//     lines indented by two spaces that begin as a paragraph's later
+//     lines may, followed by a blank line or the end, and no item after
+//     that blank line;
 //   - fenced code blocks opened by exactly "```" and an info string of
 //     letters, digits and "+-._", closed by exactly "```", no line inside
 //     beginning with three backticks.
@@ -33,9 +35,10 @@ import (
 // only close and match (plainParagraph's rule), inline links
 // "[text](dest)" of plain text and a plain destination, raw tags "<name>"
 // and "</name>" (shown as text), and "<", "&" (but before a letter, a digit
-// or "#"), ">" and '"' as text. Never an escape, an entity, an image,
-// underscores, tildes, pipes, "@", "www." or "http:", "https:", "ftp:"
-// (where Linkify would find a link).
+// or "#"), ">", '"' and an underscore between two ASCII letters or digits
+// as text. Never an escape, an entity, an image, any other underscore,
+// tildes, pipes, "@", "www." or "http:", "https:", "ftp:" (where Linkify
+// would find a link).
 //
 // FuzzMarkdownFast and TestMarkdownFastProperty hold it to goldmark byte
 // for byte.
@@ -152,8 +155,19 @@ func fastBlocks(src string, blocks []fastBlock) ([]fastBlock, bool) {
 			closeBlock()
 			continue
 		}
-		if hasControl(line) || line[0] == ' ' || line[len(line)-1] == ' ' {
+		if hasControl(line) || line[len(line)-1] == ' ' {
 			return nil, false
+		}
+		if line[0] == ' ' {
+			// Only a list item's continuation line, indented by the
+			// item's two, may begin with a space.
+			t := line[min(2, len(line)):]
+			if state != list || !strings.HasPrefix(line, "  ") || t[0] == ' ' || !paraStartOK(t, true) {
+				return nil, false
+			}
+			last := &blocks[len(blocks)-1]
+			last.text = last.text + "\n" + t
+			continue
 		}
 		switch {
 		case strings.HasPrefix(line, "```"):
@@ -410,7 +424,13 @@ func (r *fastInline) text(s string, j int) (int, bool) {
 		case '`', '*', '[', '<':
 			r.write(s[j:k])
 			return k - j, k > j
-		case '\\', '_', '~', '|', '@', ']':
+		case '_':
+			// Between two letters or digits an underscore can neither
+			// open nor close emphasis.
+			if k == 0 || k+1 == len(s) || !isASCIIAlnum(s[k-1]) || !isASCIIAlnum(s[k+1]) {
+				return 0, false
+			}
+		case '\\', '~', '|', '@', ']':
 			return 0, false
 		case '&':
 			if k+1 < len(s) && (isASCIIAlnum(s[k+1]) || s[k+1] == '#') {

@@ -52,7 +52,7 @@ func checkFast(t fatalT, src string) bool {
 var fastInlinePieces = []string{
 	"word", "Word", "é", "字", "42", "1990s", " ", "  ", "\t", "\u00a0", "\u3000", "\u2028", "\u0301", "\u200b", "\ufeff",
 	"“", "”", "’", "—", "…", "©", "😀", "\x7f", "\x00", "\xff", "\r", "\f",
-	"*", "**", "***", "*em*", "**strong**", "**a.**", "*\"q\"*", "**(x)**", "*.*", "*;a*", "a.*", "**`c`**", "*[l](/x)*", "**a*", "*a**", "*a b*", "**a b**", "(*", "*)", "a*", "*a", "_u_", "a_b", "__",
+	"snake_case", "a_b_c", "_x", "x_", "a_*b*", "x__y", "1_2", "é_é", "*", "**", "***", "*em*", "**strong**", "**a.**", "*\"q\"*", "**(x)**", "*.*", "*;a*", "a.*", "**`c`**", "*[l](/x)*", "**a*", "*a**", "*a b*", "**a b**", "(*", "*)", "a*", "*a", "_u_", "a_b", "__",
 	"`", "``", "`code`", "` sp `", "`a*b`", "`<x>`", "`&amp;`", "`\\`", "`\"q\"`", "x`y", "```",
 	"[link](https://x.example/a)", "[a b](/rel/path?q=1#f)", "[js](javascript:alert(1))", "[x](JaVaScRiPt:x)", "[m](mailto:a)",
 	"[e](%6Aavascript:x)", "[s](a%20b)", "[t](/u \"title\")", "[a](<b>)", "[a]()", "[](b)", "[a](b", "[a] (b)", "[a]", "[a][b]",
@@ -78,7 +78,8 @@ var fastBlocksSample = []string{
 	"```json\n{\n  \"a\": 1,\n  \"b\": [true, null, \"x<y>&\"]\n}\n```",
 	"```\nplain <code> & more\n\n  indented\n```",
 	"```json\nnot json {\n```", "```yaml\na: 1\n```", "```\n```", "```json\n````\n```", "```\n  ```\n```",
-	"```\nunclosed", "```\n\tTab\n```", "```js\nx\n```\n", "- `a`: one\n- `b`: two", "- a\n\n- b", "- a\n  b", "- a\nb",
+	"```\nunclosed", "```\n\tTab\n```", "```js\nx\n```\n", "- `a`: one\n- `b`: two", "- a\n\n- b", "- a\n  b", "- a\nb", "- a\n  b\n- c", "- a\n  b\n\nPara", "- a\n  - b", "- a\n   b", "- a\n  <b>c",
+	"- a\n  # b", "- a\n  ```\n  x\n  ```", "- a\n  1. b", "- a\n  b\n  c *d*", "- a\n  b\nc", "- a\n  b\n\n  c", "- a\n    b",
 	"## Getting started", "# A\n# A", "## inputs", "## example-1", "### `code` head", "## [l](/x) head", "## x <b>",
 	"Para one\nline two.", "Thresholds must satisfy 0 < t & t <= 1; values like <none> are rejected.",
 	"Questions go to\n[Acme Corp](https://acme.example.com/support).", "[Acme\nCorp](https://acme.example.com/support).",
@@ -90,7 +91,7 @@ var fastBlocksSample = []string{
 var fastCleanPieces = []string{
 	"word", "Word", "é", "字", "42", " ", "*em*", "**strong**", "`code`", "`a*b`", "`<x>`", "[link](https://x.example/a)",
 	"[a b](/rel?q=1#f)", "[js](javascript:x)", "<none>", "</x>", "< t", "<=", "& x", "\"", "'", ">", ":", ".", ",", ";", "(", ")",
-	"#", "!", "-", "+", "=", "$", "%", "/", "“", "—", "😀", "\u00a0", "1.", "2)", "**a.**", "*\"q\"*", "**(x)**", "*.*", "**`c`**", "*[l](/x)*", "**Beta.**",
+	"#", "!", "-", "+", "=", "$", "%", "/", "snake_case", "\n  ", "“", "—", "😀", "\u00a0", "1.", "2)", "**a.**", "*\"q\"*", "**(x)**", "*.*", "**`c`**", "*[l](/x)*", "**Beta.**",
 }
 
 // drawFastDoc draws a document from the grammar of the pieces above.
