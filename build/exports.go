@@ -146,9 +146,9 @@ type fullStream struct {
 	mu     sync.Mutex
 	file   *stream
 	w      *llmstxt.FullWriter
-	next   int            // the listing index of the next block to write
-	early  map[int][]byte // parts made before their turn
-	prev   *os.File       // the previous llms-full.txt, or nil
+	next   int              // the listing index of the next block to write
+	early  map[int][][]byte // parts made before their turn, each in pieces (put)
+	prev   *os.File         // the previous llms-full.txt, or nil
 	old    map[string]span
 	kept   []span          // by listing index, each skill's block in prev, when copied
 	digest []string        // by listing index, each skill's descriptor digest; nil when no layout is kept
@@ -156,8 +156,9 @@ type fullStream struct {
 	err    error
 }
 
-// put hands over the part of the skill at listing index i.
-func (f *fullStream) put(i int, part []byte) error {
+// put hands over the part of the skill at listing index i, the pieces
+// one after another (written so, not joined first).
+func (f *fullStream) put(i int, part ...[]byte) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.err != nil {
@@ -196,7 +197,7 @@ func (f *fullStream) drain() error {
 		}
 		delete(f.early, i)
 		var sp span
-		if sp.off, sp.n, f.err = f.w.AddSpan(p); f.err == nil {
+		if sp.off, sp.n, f.err = f.w.AddSpan(p...); f.err == nil {
 			f.note(i, sp)
 			f.next++
 		}
@@ -249,7 +250,7 @@ func newExportRun(ctx context.Context, r routes, cat *catalog, listed []store.Ro
 		if err != nil {
 			return nil, err
 		}
-		x.full = &fullStream{file: file, w: llmstxt.NewFullWriter(file, llmsHead(x.site)), early: map[int][]byte{},
+		x.full = &fullStream{file: file, w: llmstxt.NewFullWriter(file, llmsHead(x.site)), early: map[int][][]byte{},
 			kept: make([]span, len(listed))}
 		if x.cache != nil {
 			x.full.digest = make([]string, len(listed))
@@ -434,7 +435,7 @@ func (x *exportRun) one(i int, decode func() (*skillcat.SkillDescriptor, error),
 	}
 	if needFull {
 		s.DescriptorURL, s.PageURL = r.published(r.llmsFull(), r.descriptor(e.ID)), r.published(r.llmsFull(), r.skillPage(e.ID))
-		if err := x.full.put(i, append(ins[:len(ins):len(ins)], agentskills.Links(s)...)); err != nil {
+		if err := x.full.put(i, ins, agentskills.Links(s)); err != nil {
 			return fmt.Errorf("%s: %w", r.llmsFull(), err)
 		}
 	}

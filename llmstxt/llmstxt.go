@@ -108,15 +108,32 @@ func (fw *FullWriter) Add(doc []byte) error {
 // blockHead begins each document's block.
 const blockHead = "---\n\n"
 
-// AddSpan writes the next document and returns where its block lies in
-// the file: its offset and length.
-func (fw *FullWriter) AddSpan(doc []byte) (off, n int64, err error) {
+// AddSpan writes the next document, the parts one after another (as one
+// slice, or in pieces that need not be joined first), and returns where
+// its block lies in the file: its offset and length.
+func (fw *FullWriter) AddSpan(parts ...[]byte) (off, n int64, err error) {
 	off = fw.n + int64(fw.pending)
-	text := bytes.TrimRight(doc, "\n")
+	// The line breaks that end the document, which its block leaves out.
+	total, trail := 0, 0
+	for _, p := range parts {
+		total += len(p)
+	}
+	for i := len(parts) - 1; i >= 0; i-- {
+		k := len(parts[i]) - len(bytes.TrimRight(parts[i], "\n"))
+		trail += k
+		if k < len(parts[i]) {
+			break
+		}
+	}
 	fw.write([]byte(blockHead))
-	fw.write(text)
+	for _, p := range parts {
+		fw.write(p)
+	}
+	if fw.err == nil {
+		fw.pending -= trail // still held back: write holds every trailing line break
+	}
 	fw.write([]byte("\n\n"))
-	return off, int64(len(blockHead) + len(text)), fw.err
+	return off, int64(len(blockHead) + total - trail), fw.err
 }
 
 // AddRun writes the next n bytes of r as the next documents: a run of

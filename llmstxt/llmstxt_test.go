@@ -175,3 +175,34 @@ func TestEncodeMarkdownText(t *testing.T) {
 		t.Errorf("Encode:\ngot:  %q\nwant: %q", got, want)
 	}
 }
+
+// TestFullWriterParts checks that a document given to AddSpan in parts
+// makes the file, and the spans, that it makes given whole.
+func TestFullWriterParts(t *testing.T) {
+	f := llmstxt.File{Title: "T", Summary: "S"}
+	rapid.Check(t, func(t *rapid.T) {
+		docs := rapid.SliceOfN(rapid.SliceOfN(rapid.SampledFrom([]string{"a", "b\n", "\n", "", "\n\n", "c\n\nd", "---\n"}), 0, 4), 0, 8).Draw(t, "docs")
+		var whole, parts bytes.Buffer
+		ww, wp := llmstxt.NewFullWriter(&whole, f), llmstxt.NewFullWriter(&parts, f)
+		for _, d := range docs {
+			var ps [][]byte
+			for _, p := range d {
+				ps = append(ps, []byte(p))
+			}
+			off1, n1, err1 := ww.AddSpan([]byte(strings.Join(d, "")))
+			off2, n2, err2 := wp.AddSpan(ps...)
+			if err1 != nil || err2 != nil || off1 != off2 || n1 != n2 {
+				t.Fatalf("%q: whole at %d+%d (%v), in parts at %d+%d (%v)", d, off1, n1, err1, off2, n2, err2)
+			}
+		}
+		if err := ww.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if err := wp.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(whole.Bytes(), parts.Bytes()) {
+			t.Fatalf("%q: whole\n%q\nin parts\n%q", docs, whole.Bytes(), parts.Bytes())
+		}
+	})
+}
