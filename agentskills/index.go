@@ -1,6 +1,9 @@
 package agentskills
 
-import "unicode/utf8"
+import (
+	"io"
+	"unicode/utf8"
+)
 
 // Schema is the $schema of a v0.2.0 discovery index, which clients match
 // to know how to read it.
@@ -38,35 +41,93 @@ func EncodeIndex(entries []Entry) ([]byte, error) {
 		e := &entries[i]
 		size += 160 + len(e.Name) + len(e.Type) + len(e.Description) + len(e.URL) + len(e.Digest) + len(e.Version)
 	}
-	b := make([]byte, 0, size)
+	b := appendHead(make([]byte, 0, size))
+	for i := range entries {
+		b = appendEntry(b, i, &entries[i])
+	}
+	return appendTail(b, len(entries)), nil
+}
+
+// IndexWriter writes a discovery index entry by entry to an io.Writer, so
+// that a large catalog's index is never held whole, nor its entries (at
+// 100,000 skills ~36 MB of document and ~54 MB of entries): the bytes
+// EncodeIndex makes of the same entries.
+type IndexWriter struct {
+	w   io.Writer
+	b   []byte
+	n   int
+	err error
+}
+
+// indexChunk is how much an IndexWriter gathers before it writes.
+const indexChunk = 32 << 10
+
+// NewIndexWriter starts an index written to w.
+func NewIndexWriter(w io.Writer) *IndexWriter {
+	return &IndexWriter{w: w, b: appendHead(make([]byte, 0, indexChunk+4<<10))}
+}
+
+// Add writes the next entry; an error is the writer's, also returned by
+// every later call.
+func (x *IndexWriter) Add(e *Entry) error {
+	x.b = appendEntry(x.b, x.n, e)
+	x.n++
+	if len(x.b) >= indexChunk {
+		x.flush()
+	}
+	return x.err
+}
+
+// Close ends the index and writes what is left; it does not close the
+// underlying writer.
+func (x *IndexWriter) Close() error {
+	x.b = appendTail(x.b, x.n)
+	x.flush()
+	return x.err
+}
+
+func (x *IndexWriter) flush() {
+	if x.err == nil {
+		_, x.err = x.w.Write(x.b)
+	}
+	x.b = x.b[:0]
+}
+
+// appendHead appends what comes before the first entry.
+func appendHead(b []byte) []byte {
 	b = append(b, "{\n  \"$schema\": "...)
 	b = appendString(b, Schema)
-	b = append(b, ",\n  \"skills\": ["...)
-	for i := range entries {
-		e := &entries[i]
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, "\n    {\n      \"name\": "...)
-		b = appendString(b, e.Name)
-		b = append(b, ",\n      \"type\": "...)
-		b = appendString(b, e.Type)
-		b = append(b, ",\n      \"description\": "...)
-		b = appendString(b, e.Description)
-		b = append(b, ",\n      \"url\": "...)
-		b = appendString(b, e.URL)
-		b = append(b, ",\n      \"digest\": "...)
-		b = appendString(b, e.Digest)
-		if e.Version != "" {
-			b = append(b, ",\n      \"version\": "...)
-			b = appendString(b, e.Version)
-		}
-		b = append(b, "\n    }"...)
+	return append(b, ",\n  \"skills\": ["...)
+}
+
+// appendEntry appends entry e, the i-th (from 0).
+func appendEntry(b []byte, i int, e *Entry) []byte {
+	if i > 0 {
+		b = append(b, ',')
 	}
-	if len(entries) > 0 {
+	b = append(b, "\n    {\n      \"name\": "...)
+	b = appendString(b, e.Name)
+	b = append(b, ",\n      \"type\": "...)
+	b = appendString(b, e.Type)
+	b = append(b, ",\n      \"description\": "...)
+	b = appendString(b, e.Description)
+	b = append(b, ",\n      \"url\": "...)
+	b = appendString(b, e.URL)
+	b = append(b, ",\n      \"digest\": "...)
+	b = appendString(b, e.Digest)
+	if e.Version != "" {
+		b = append(b, ",\n      \"version\": "...)
+		b = appendString(b, e.Version)
+	}
+	return append(b, "\n    }"...)
+}
+
+// appendTail appends what follows the last of n entries.
+func appendTail(b []byte, n int) []byte {
+	if n > 0 {
 		b = append(b, "\n  "...)
 	}
-	return append(b, "]\n}\n"...), nil
+	return append(b, "]\n}\n"...)
 }
 
 // appendString appends s as a JSON string the way encoding/json writes it

@@ -3,6 +3,7 @@ package agentskills_test
 import (
 	"bytes"
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/skillcat/skillcat/agentskills"
@@ -42,4 +43,60 @@ func TestEncodeIndexIsJSON(t *testing.T) {
 			t.Fatalf("got\n%s\nwant\n%s", got, want.Bytes())
 		}
 	})
+}
+
+// TestIndexWriterIsEncodeIndex holds IndexWriter to EncodeIndex: the same
+// bytes for any entries, whatever the chunks it writes them in.
+func TestIndexWriterIsEncodeIndex(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		big := rapid.StringN(0, 20000, -1)
+		entries := rapid.SliceOfN(rapid.Custom(func(t *rapid.T) agentskills.Entry {
+			return agentskills.Entry{Name: rapid.String().Draw(t, "name"), Type: agentskills.TypeSkillMD, Description: big.Draw(t, "description"),
+				URL: rapid.String().Draw(t, "url"), Digest: rapid.String().Draw(t, "digest"), Version: rapid.OneOf(rapid.Just(""), rapid.String()).Draw(t, "version")}
+		}), 0, 12).Draw(t, "entries")
+		want, err := agentskills.EncodeIndex(entries)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got bytes.Buffer
+		w := agentskills.NewIndexWriter(&got)
+		for i := range entries {
+			if err := w.Add(&entries[i]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got.Bytes(), want) {
+			t.Fatalf("got\n%s\nwant\n%s", got.Bytes(), want)
+		}
+	})
+}
+
+// TestIndexWriterChunks is TestIndexWriterIsEncodeIndex for an index of
+// many chunks.
+func TestIndexWriterChunks(t *testing.T) {
+	entries := make([]agentskills.Entry, 300)
+	for i := range entries {
+		entries[i] = agentskills.Entry{Name: "n" + strings.Repeat("x", i), Type: agentskills.TypeSkillMD,
+			Description: strings.Repeat("é\"<\n", i), URL: "u", Digest: "sha256:0", Version: strings.Repeat("1", i%2)}
+	}
+	want, err := agentskills.EncodeIndex(entries)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got bytes.Buffer
+	w := agentskills.NewIndexWriter(&got)
+	for i := range entries {
+		if err := w.Add(&entries[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if len(want) < 4*32<<10 || !bytes.Equal(got.Bytes(), want) {
+		t.Fatalf("%d bytes, want %d (at least 4 chunks), or not the same bytes", got.Len(), len(want))
+	}
 }

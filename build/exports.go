@@ -1,6 +1,7 @@
 package build
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/json"
@@ -451,20 +452,7 @@ func (x *exportRun) one(i int, decode func() (*skillcat.SkillDescriptor, error),
 func (x *exportRun) finish() error {
 	r, o, listed, names, key := x.r, x.o, x.listed, x.names, x.key
 	if x.on.AgentSkills {
-		entries := make([]agentskills.Entry, len(listed))
-		for i, s := range listed {
-			entries[i].Name = names[i]
-			entries[i].Type = agentskills.TypeSkillMD
-			entries[i].Description = agentskills.Description(s.Summary, s.Name, s.ID, skillcat.CapabilityType(s.CapabilityType), s.ProviderName)
-			entries[i].URL = r.published(r.agentSkillsIndex(), r.skillMD(names[i]))
-			entries[i].Digest = "sha256:" + x.mdHash[i].String()
-			entries[i].Version = s.Version
-		}
-		data, err := agentskills.EncodeIndex(entries)
-		if err != nil {
-			return fmt.Errorf("agent skills index: %w", err)
-		}
-		if err := o.write(r.agentSkillsIndex(), data, key); err != nil {
+		if err := x.finishAgentSkills(); err != nil {
 			return err
 		}
 	}
@@ -484,6 +472,35 @@ func (x *exportRun) finish() error {
 		}
 	}
 	return nil
+}
+
+// finishAgentSkills writes the Agent Skills discovery index, each entry
+// made as it is encoded: at 100,000 skills the entries made at once
+// beside the document were the live heap's peak at the build's end
+// (~54 MB besides the document's ~36).
+func (x *exportRun) finishAgentSkills() error {
+	r := x.r
+	size := 128
+	for i := range x.listed {
+		s := &x.listed[i]
+		size += 400 + 2*len(x.names[i]) + len(s.Summary) + len(s.Name) + len(s.ProviderName) + len(s.Version)
+	}
+	var buf bytes.Buffer
+	buf.Grow(size)
+	w := agentskills.NewIndexWriter(&buf)
+	var e agentskills.Entry
+	for i := range x.listed {
+		s := &x.listed[i]
+		e = agentskills.Entry{Name: x.names[i], Type: agentskills.TypeSkillMD,
+			Description: agentskills.Description(s.Summary, s.Name, s.ID, skillcat.CapabilityType(s.CapabilityType), s.ProviderName),
+			URL:         r.published(r.agentSkillsIndex(), r.skillMD(x.names[i])),
+			Digest:      "sha256:" + x.mdHash[i].String(), Version: s.Version}
+		w.Add(&e) // a bytes.Buffer takes every write
+	}
+	if err := w.Close(); err != nil {
+		return fmt.Errorf("agent skills index: %w", err)
+	}
+	return x.o.write(r.agentSkillsIndex(), buf.Bytes(), x.key)
 }
 
 // finishAPIs writes the API catalog of the api skills, unless the
