@@ -26,6 +26,10 @@ import (
 //     lines indented by two spaces that begin as a paragraph's later
 //     lines may, followed by a blank line or the end, and no item after
 //     that blank line;
+//   - tables (GitHub's) whose every row begins and ends with "|", of as
+//     many cells as the delimiter row, holding no backslash, after a
+//     blank line, a heading or a code block and before a blank line or
+//     the end;
 //   - fenced code blocks opened by exactly "```" and an info string of
 //     letters, digits and "+-._", closed by exactly "```", no line inside
 //     beginning with three backticks.
@@ -98,6 +102,10 @@ func markdownFast(src string, out *bytes.Buffer) bool {
 			writeHeadingEnd(out, level, id, r.link)
 		case blockCode:
 			writeFencedCode(out, b.lang, b.text)
+		case blockTable:
+			if !r.table(b.text) {
+				return false
+			}
 		}
 	}
 	return true
@@ -109,6 +117,7 @@ const (
 	blockHeading
 	blockItem
 	blockCode
+	blockTable
 )
 
 // fastBlock is one block of markdownFast's subset: its kind, its inline
@@ -170,6 +179,31 @@ func fastBlocks(src string, blocks []fastBlock) ([]fastBlock, bool) {
 			continue
 		}
 		switch {
+		case line[0] == '|':
+			// A table: a header row, a delimiter row of as many cells,
+			// rows of as many, then a blank line or the end.
+			head, next2 := nextLine(src, i)
+			cells := tableCells(line)
+			if state != none || cells < 0 || i == len(src) || tableCells(head) != cells || !isDelimiterRow(head) {
+				return nil, false
+			}
+			i = next2
+			for i < len(src) {
+				l, n := nextLine(src, i)
+				if l == "" {
+					break
+				}
+				if hasControl(l) || l[len(l)-1] == ' ' || tableCells(l) != cells {
+					return nil, false
+				}
+				i = n
+			}
+			end := i
+			if end > start && src[end-1] == '\n' {
+				end--
+			}
+			blocks = append(blocks, fastBlock{kind: blockTable, text: src[start:end]})
+			listGap = false
 		case strings.HasPrefix(line, "```"):
 			lang := line[3:]
 			if state == list || !isFenceInfo(lang) {
@@ -229,6 +263,82 @@ func fastBlocks(src string, blocks []fastBlock) ([]fastBlock, bool) {
 	}
 	closeBlock()
 	return blocks, true
+}
+
+// tableCells returns the number of cells of a table row that begins
+// and ends with "|" and holds no backslash and no cell of nothing at all
+// ("||", which goldmark reads otherwise), or -1 for any other line.
+func tableCells(line string) int {
+	if len(line) < 3 || line[0] != '|' || line[len(line)-1] != '|' || strings.IndexByte(line, '\\') >= 0 || strings.Contains(line, "||") {
+		return -1
+	}
+	return strings.Count(line, "|") - 1
+}
+
+// isDelimiterRow reports whether a table row is a delimiter row: each
+// cell dashes, a colon at either end or both, spaces around.
+func isDelimiterRow(line string) bool {
+	for _, c := range strings.Split(line[1:len(line)-1], "|") {
+		c = strings.Trim(c, " ")
+		c = strings.TrimPrefix(strings.TrimSuffix(c, ":"), ":")
+		if c == "" || strings.Trim(c, "-") != "" {
+			return false
+		}
+	}
+	return true
+}
+
+// cellAlign returns the class attribute pageTransformer gives the cells
+// of a column by its delimiter cell.
+func cellAlign(delim string) string {
+	delim = strings.Trim(delim, " ")
+	left, right := strings.HasPrefix(delim, ":"), strings.HasSuffix(delim, ":")
+	switch {
+	case left && right:
+		return ` class="align-center"`
+	case left:
+		return ` class="align-left"`
+	case right:
+		return ` class="align-right"`
+	}
+	return ""
+}
+
+// table writes a table block of markdownFast's subset as goldmark's
+// table extension does, or reports false.
+func (r *fastInline) table(text string) bool {
+	lines := strings.Split(text, "\n")
+	delims := strings.Split(lines[1][1:len(lines[1])-1], "|")
+	row := func(line, tag string) bool {
+		r.out.WriteString("<tr>\n")
+		for i, c := range strings.Split(line[1:len(line)-1], "|") {
+			r.out.WriteString("<" + tag)
+			r.out.WriteString(cellAlign(delims[i]))
+			r.out.WriteByte('>')
+			if !r.inline(strings.Trim(c, " ")) {
+				return false
+			}
+			r.out.WriteString("</" + tag + ">\n")
+		}
+		r.out.WriteString("</tr>\n")
+		return true
+	}
+	r.out.WriteString("<table>\n<thead>\n")
+	if !row(lines[0], "th") {
+		return false
+	}
+	r.out.WriteString("</thead>\n")
+	if len(lines) > 2 {
+		r.out.WriteString("<tbody>\n")
+		for _, l := range lines[2:] {
+			if !row(l, "td") {
+				return false
+			}
+		}
+		r.out.WriteString("</tbody>\n")
+	}
+	r.out.WriteString("</table>\n")
+	return true
 }
 
 // nextLine returns the line of src at i, without its "\n", and the index

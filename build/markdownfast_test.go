@@ -69,7 +69,7 @@ var fastInlinePieces = []string{
 var fastLineStarts = []string{
 	"", "", "", "", "# ", "## ", "### ", "###### ", "####### ", "#", "#x ", "- ", "-", "-- ", "* ", "+ ", "1. ", "2) ", "1.5 ",
 	"> ", ">", "    ", "   ", " ", "\t", "```", "```json\n", "```go\n", "````\n", "~~~\n", "---", "***", "===", "| a |",
-	"[x]: /u ", "- [ ] ", "- [x] ", "<div>", "<pre>", "<none>", "<x ", "&", "(", "0 ", "10 ", "`", "**", "*",
+	"| ", "|", "| a | b |\n|---|---|\n| ", "|---|\n", "[x]: /u ", "- [ ] ", "- [x] ", "<div>", "<pre>", "<none>", "<x ", "&", "(", "0 ", "10 ", "`", "**", "*",
 }
 
 // fastBlocksSample are whole blocks, in the form the synthetic catalog
@@ -79,6 +79,10 @@ var fastBlocksSample = []string{
 	"```\nplain <code> & more\n\n  indented\n```",
 	"```json\nnot json {\n```", "```yaml\na: 1\n```", "```\n```", "```json\n````\n```", "```\n  ```\n```",
 	"```\nunclosed", "```\n\tTab\n```", "```js\nx\n```\n", "- `a`: one\n- `b`: two", "- a\n\n- b", "- a\n  b", "- a\nb", "- a\n  b\n- c", "- a\n  b\n\nPara", "- a\n  - b", "- a\n   b", "- a\n  <b>c",
+	"| a | b |\n|---|:-:|\n| 1 | `x` |\n| | 3 |", "| a |\n|--:|", "| a | b |\n|:--|---|\n| 1 |\n| 1 | 2 | 3 |",
+	"x\n| a |\n|---|\n| 1 |", "| a |\n|---|\n| 1 |\nlazy", "| `a|b` |\n|---|\n| `c|d` |", "|a|b|\n|-|-|\n|1|2|", "| a \\| b |\n|---|",
+	"| *a* | [l](/x) |\n| :---: | --- |\n| <b> & | **s** |", "| a |\n| - |\n\n- x", "## T\n| a |\n|---|", "| a |\n|---|\n## H",
+	"| a |\n|---|\n| 1 |\n\n| b |\n|---|", "|a|\n|:|", "| a |\n|---|\n|", "| a | b |\n|---|---|\n| x |y|", "| - a |\n|---|", "| # a |\n|---|",
 	"- a\n  # b", "- a\n  ```\n  x\n  ```", "- a\n  1. b", "- a\n  b\n  c *d*", "- a\n  b\nc", "- a\n  b\n\n  c", "- a\n    b",
 	"## Getting started", "# A\n# A", "## inputs", "## example-1", "### `code` head", "## [l](/x) head", "## x <b>",
 	"Para one\nline two.", "Thresholds must satisfy 0 < t & t <= 1; values like <none> are rejected.",
@@ -91,7 +95,7 @@ var fastBlocksSample = []string{
 var fastCleanPieces = []string{
 	"word", "Word", "é", "字", "42", " ", "*em*", "**strong**", "`code`", "`a*b`", "`<x>`", "[link](https://x.example/a)",
 	"[a b](/rel?q=1#f)", "[js](javascript:x)", "<none>", "</x>", "< t", "<=", "& x", "\"", "'", ">", ":", ".", ",", ";", "(", ")",
-	"#", "!", "-", "+", "=", "$", "%", "/", "snake_case", "\n  ", "“", "—", "😀", "\u00a0", "1.", "2)", "**a.**", "*\"q\"*", "**(x)**", "*.*", "**`c`**", "*[l](/x)*", "**Beta.**",
+	"#", "!", "-", "+", "=", "$", "%", "/", "snake_case", "\n  ", " | ", "“", "—", "😀", "\u00a0", "1.", "2)", "**a.**", "*\"q\"*", "**(x)**", "*.*", "**`c`**", "*[l](/x)*", "**Beta.**",
 }
 
 // drawFastDoc draws a document from the grammar of the pieces above.
@@ -106,9 +110,36 @@ func drawFastDoc(t *rapid.T) string {
 	}
 	n := rapid.IntRange(1, 8).Draw(t, "lines")
 	for i := 0; i < n; i++ {
-		if rapid.IntRange(0, 5).Draw(t, "kind") == 0 {
+		switch kind := rapid.IntRange(0, 6).Draw(t, "kind"); {
+		case kind == 0:
 			b.WriteString(rapid.SampledFrom(fastBlocksSample).Draw(t, "block"))
-		} else {
+		case kind == 1:
+			// A table: a header, a delimiter row, rows; cells of pieces.
+			cols := rapid.IntRange(1, 4).Draw(t, "cols")
+			rows := rapid.IntRange(0, 3).Draw(t, "rows")
+			for r := -1; r <= rows; r++ {
+				b.WriteString(piece([]string{"|"}, []string{"|", "", " |", "\\|"}, "lead"))
+				n := cols
+				if rapid.IntRange(0, 99).Draw(t, "ragged") < noise {
+					n = rapid.IntRange(1, 5).Draw(t, "cells")
+				}
+				for c := 0; c < n; c++ {
+					if r == 0 {
+						b.WriteString(piece([]string{"---", " --- ", ":--", "--:", " :-: ", "-"}, []string{"", ":", "::", " - - ", "-x-", "==="}, "delim"))
+					} else {
+						b.WriteString(piece([]string{" ", ""}, []string{" ", "", "  "}, "pad"))
+						for range rapid.IntRange(0, 3).Draw(t, "cell") {
+							b.WriteString(piece(fastCleanPieces, fastInlinePieces, "inline"))
+						}
+						b.WriteString(piece([]string{" ", ""}, []string{" ", "", "  "}, "pad"))
+					}
+					b.WriteString("|")
+				}
+				if r < rows {
+					b.WriteString("\n")
+				}
+			}
+		default:
 			b.WriteString(piece([]string{"", "", "", "# ", "## ", "### ", "- ", "- ", "(", "0 ", "`", "*", "<"}, fastLineStarts, "start"))
 			b.WriteString(piece([]string{"word", "Word", "é"}, fastInlinePieces, "first"))
 			for range rapid.IntRange(0, 8).Draw(t, "inline") {
