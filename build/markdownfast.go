@@ -22,10 +22,11 @@ import (
 //     word, one of `([&.,;:!?')/$%"`, a "<" that opens no HTML block);
 //   - ATX headings ("# " to "###### " and text not ending in "#"), shifted
 //     and given ids as pageTransformer does;
-//   - tight bullet lists of "- " items, each of one line or continued on
-//     lines indented by two spaces that begin as a paragraph's later
-//     lines may, followed by a blank line or the end, and no item after
-//     that blank line;
+//   - tight bullet lists of "- " items and ordered lists of "1. ", "2. "
+//     … items starting at 1, each item of one line or continued on lines
+//     indented as its text is that begin as a paragraph's later lines
+//     may, followed by a blank line or the end, and no item after that
+//     blank line;
 //   - tables (GitHub's) whose every row begins and ends with "|", of as
 //     many cells as the delimiter row, holding no backslash, after a
 //     blank line, a heading or a code block and before a blank line or
@@ -69,8 +70,12 @@ func markdownFast(src string, out *bytes.Buffer) bool {
 			}
 			out.WriteString("</p>\n")
 		case blockItem:
+			tag := "ul>\n"
+			if b.ordered {
+				tag = "ol>\n"
+			}
 			if i == 0 || blocks[i-1].kind != blockItem || blocks[i-1].last {
-				out.WriteString("<ul>\n")
+				out.WriteString("<" + tag)
 			}
 			out.WriteString("<li>")
 			if !r.inline(b.text) {
@@ -78,7 +83,7 @@ func markdownFast(src string, out *bytes.Buffer) bool {
 			}
 			out.WriteString("</li>\n")
 			if b.last {
-				out.WriteString("</ul>\n")
+				out.WriteString("</" + tag)
 			}
 		case blockHeading:
 			// The heading's text is rendered first, to know its id (from
@@ -122,14 +127,16 @@ const (
 
 // fastBlock is one block of markdownFast's subset: its kind, its inline
 // text (a paragraph's lines joined by "\n") or its code, a heading's level
-// as written, a code block's language, and whether a list item is its
-// list's last.
+// as written (a list item's: its text's indentation), a code block's
+// language, whether a list item is its list's last and whether its list
+// is ordered.
 type fastBlock struct {
-	kind  int
-	level int
-	text  string
-	lang  string
-	last  bool
+	kind    int
+	level   int
+	text    string
+	lang    string
+	last    bool
+	ordered bool
 }
 
 // fastBlocks splits src into the blocks of markdownFast's subset, or
@@ -168,13 +175,16 @@ func fastBlocks(src string, blocks []fastBlock) ([]fastBlock, bool) {
 			return nil, false
 		}
 		if line[0] == ' ' {
-			// Only a list item's continuation line, indented by the
-			// item's two, may begin with a space.
-			t := line[min(2, len(line)):]
-			if state != list || !strings.HasPrefix(line, "  ") || t[0] == ' ' || !paraStartOK(t, true) {
+			// Only a list item's continuation line, indented as the
+			// item's text is, may begin with a space.
+			if state != list {
 				return nil, false
 			}
 			last := &blocks[len(blocks)-1]
+			t := strings.TrimLeft(line, " ")
+			if len(line)-len(t) != last.level || !paraStartOK(t, true) {
+				return nil, false
+			}
 			last.text = last.text + "\n" + t
 			continue
 		}
@@ -235,15 +245,26 @@ func fastBlocks(src string, blocks []fastBlock) ([]fastBlock, bool) {
 			closeBlock()
 			listGap = false
 			blocks = append(blocks, fastBlock{kind: blockHeading, level: n, text: line[n+1:]})
-		case strings.HasPrefix(line, "- "):
-			if listGap || !plainStart(line[2:]) {
+		case strings.HasPrefix(line, "- ") || orderedItem(line) > 0:
+			// An item: of a bullet list ("- "), or of an ordered one
+			// ("1. ", then any number) that starts with 1.
+			ordered, offset := false, 2
+			if n := orderedItem(line); n > 0 {
+				ordered, offset = true, n
+			}
+			if listGap || !plainStart(line[offset:]) {
 				return nil, false
 			}
-			if state == para {
+			switch {
+			case state == list && blocks[len(blocks)-1].ordered != ordered:
+				return nil, false // another kind of list
+			case state != list && ordered && !strings.HasPrefix(line, "1. "):
+				return nil, false // a paragraph's line, or a list starting at another number
+			case state == para:
 				closeBlock()
 			}
 			state = list
-			blocks = append(blocks, fastBlock{kind: blockItem, text: line[2:]})
+			blocks = append(blocks, fastBlock{kind: blockItem, text: line[offset:], level: offset, ordered: ordered})
 		default:
 			switch state {
 			case list:
@@ -263,6 +284,19 @@ func fastBlocks(src string, blocks []fastBlock) ([]fastBlock, bool) {
 	}
 	closeBlock()
 	return blocks, true
+}
+
+// orderedItem returns the indentation of an ordered list item's text
+// when line begins as one ("12. "), else 0.
+func orderedItem(line string) int {
+	n := 0
+	for n < len(line) && n < 9 && '0' <= line[n] && line[n] <= '9' {
+		n++
+	}
+	if n == 0 || !strings.HasPrefix(line[n:], ". ") {
+		return 0
+	}
+	return n + 2
 }
 
 // tableCells returns the number of cells of a table row that begins

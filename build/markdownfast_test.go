@@ -83,6 +83,8 @@ var fastBlocksSample = []string{
 	"x\n| a |\n|---|\n| 1 |", "| a |\n|---|\n| 1 |\nlazy", "| `a|b` |\n|---|\n| `c|d` |", "|a|b|\n|-|-|\n|1|2|", "| a \\| b |\n|---|",
 	"| *a* | [l](/x) |\n| :---: | --- |\n| <b> & | **s** |", "| a |\n| - |\n\n- x", "## T\n| a |\n|---|", "| a |\n|---|\n## H",
 	"| a |\n|---|\n| 1 |\n\n| b |\n|---|", "|a|\n|:|", "| a |\n|---|\n|", "| a | b |\n|---|---|\n| x |y|", "| - a |\n|---|", "| # a |\n|---|",
+	"1. a\n2. b", "1. a\n   b\n3. c", "2. a\n3. b", "1. a\n- b", "- a\n1. b", "x\n1. a", "x\n2. a", "1. a\n\n2. b", "1. a\n  b",
+	"1. a\n    b", "10. a\n11. b", "1. a\n10. b\n    c", "1) a", "1.a", "1. 2. a", "1. - a", "1. a\n\n- b", "0. a", "01. a", "1234567890. a",
 	"- a\n  # b", "- a\n  ```\n  x\n  ```", "- a\n  1. b", "- a\n  b\n  c *d*", "- a\n  b\nc", "- a\n  b\n\n  c", "- a\n    b",
 	"## Getting started", "# A\n# A", "## inputs", "## example-1", "### `code` head", "## [l](/x) head", "## x <b>",
 	"Para one\nline two.", "Thresholds must satisfy 0 < t & t <= 1; values like <none> are rejected.",
@@ -95,7 +97,7 @@ var fastBlocksSample = []string{
 var fastCleanPieces = []string{
 	"word", "Word", "é", "字", "42", " ", "*em*", "**strong**", "`code`", "`a*b`", "`<x>`", "[link](https://x.example/a)",
 	"[a b](/rel?q=1#f)", "[js](javascript:x)", "<none>", "</x>", "< t", "<=", "& x", "\"", "'", ">", ":", ".", ",", ";", "(", ")",
-	"#", "!", "-", "+", "=", "$", "%", "/", "snake_case", "\n  ", " | ", "“", "—", "😀", "\u00a0", "1.", "2)", "**a.**", "*\"q\"*", "**(x)**", "*.*", "**`c`**", "*[l](/x)*", "**Beta.**",
+	"#", "!", "-", "+", "=", "$", "%", "/", "snake_case", "\n  ", "\n   ", " | ", "“", "—", "😀", "\u00a0", "1.", "2)", "**a.**", "*\"q\"*", "**(x)**", "*.*", "**`c`**", "*[l](/x)*", "**Beta.**",
 }
 
 // drawFastDoc draws a document from the grammar of the pieces above.
@@ -140,7 +142,7 @@ func drawFastDoc(t *rapid.T) string {
 				}
 			}
 		default:
-			b.WriteString(piece([]string{"", "", "", "# ", "## ", "### ", "- ", "- ", "(", "0 ", "`", "*", "<"}, fastLineStarts, "start"))
+			b.WriteString(piece([]string{"", "", "", "# ", "## ", "### ", "- ", "- ", "1. ", "2. ", "(", "0 ", "`", "*", "<"}, fastLineStarts, "start"))
 			b.WriteString(piece([]string{"word", "Word", "é"}, fastInlinePieces, "first"))
 			for range rapid.IntRange(0, 8).Draw(t, "inline") {
 				b.WriteString(piece([]string{" ", " ", ""}, []string{" ", "", "\n"}, "space"))
