@@ -455,6 +455,7 @@ type SourceState struct {
 // Sources returns the state of every cached source, by path: a few small
 // columns, not the rows.
 func (t *CacheTx) Sources(ctx context.Context) (map[string]SourceState, error) {
+	defer GuardFaults()() // a read of a cache file cut short (OnFault)
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if err := t.readStates(ctx); err != nil {
@@ -493,6 +494,7 @@ func (t *CacheTx) readStates(ctx context.Context) error {
 // its contents, or whose descriptor does not match its digest, is an error
 // wrapping ErrCorrupt.
 func (t *CacheTx) Source(ctx context.Context, path string) (CachedSource, bool, error) {
+	defer GuardFaults()() // a read of a cache file cut short (OnFault)
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if err := t.readStates(ctx); err != nil {
@@ -619,6 +621,7 @@ func (r *cachedRow) check() error {
 // as Source checks one: for a cache that is not Trusted. It reads them
 // all, and its error wraps ErrCorrupt.
 func (t *CacheTx) Verify(ctx context.Context) error {
+	defer GuardFaults()() // a read of a cache file cut short (OnFault)
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	fail := func(what string, err error) error { return t.corrupt(ctx, what, err) }
@@ -678,6 +681,7 @@ func (t *CacheTx) Verify(ctx context.Context) error {
 // Warnings returns the warnings recorded of every source that has any,
 // by path, as PutSource was given them.
 func (t *CacheTx) Warnings(ctx context.Context) (map[string][]byte, error) {
+	defer GuardFaults()() // a read of a cache file cut short (OnFault)
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	q, err := t.tx.QueryContext(ctx, `SELECT path, warnings FROM sources WHERE warnings NOT IN (x'6e756c6c', x'5b5d', 'null', '[]')`)
@@ -709,6 +713,7 @@ type IndexedSource struct {
 // IndexedSources returns every source the index holds a row of, with
 // its id's position, ordered by path.
 func (t *CacheTx) IndexedSources(ctx context.Context) ([]IndexedSource, error) {
+	defer GuardFaults()() // a read of a cache file cut short (OnFault)
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	q, err := t.tx.QueryContext(ctx, `SELECT k.source, k.id, k.access, s.id_line, s.id_column
@@ -737,6 +742,7 @@ func (t *CacheTx) IndexedSources(ctx context.Context) ([]IndexedSource, error) {
 // its contents is an error wrapping ErrCorrupt. A part this build neither
 // uses (UsePart) nor makes is dropped at Commit.
 func (t *CacheTx) Parts(ctx context.Context, kind string) (map[string]string, error) {
+	defer GuardFaults()() // a read of a cache file cut short (OnFault)
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	q, err := t.tx.QueryContext(ctx, `SELECT key, data, sum FROM parts WHERE kind = ?`, kind)
@@ -895,6 +901,7 @@ func (s *CachedSource) sum() string {
 // of s.Row: the index row that the build puts in the Index (Loader.Add),
 // in this transaction, or keeps there.
 func (t *CacheTx) PutSource(ctx context.Context, s *CachedSource) error {
+	defer GuardFaults()() // a read of a cache file cut short (OnFault)
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	s.Row.Source = s.Path
@@ -908,6 +915,7 @@ func (t *CacheTx) PutSource(ctx context.Context, s *CachedSource) error {
 // bytes hash to the recorded hash: its row, tags and checksum stay as
 // they are (the checksum does not cover the identity).
 func (t *CacheTx) SetStat(ctx context.Context, path, stat string) error {
+	defer GuardFaults()() // a read of a cache file cut short (OnFault)
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.setStat == nil {
@@ -924,6 +932,7 @@ func (t *CacheTx) SetStat(ctx context.Context, path, stat string) error {
 
 // RemoveSource forgets the source at path: its row and its index row.
 func (t *CacheTx) RemoveSource(ctx context.Context, path string) error {
+	defer GuardFaults()() // a read of a cache file cut short (OnFault)
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if _, err := t.tx.ExecContext(ctx, `DELETE FROM sources WHERE path = ?`, path); err != nil {
@@ -938,6 +947,7 @@ func (t *CacheTx) RemoveSource(ctx context.Context, path string) error {
 
 // Meta returns a value stored with SetMeta, or "".
 func (t *CacheTx) Meta(ctx context.Context, name string) (string, error) {
+	defer GuardFaults()() // a read of a cache file cut short (OnFault)
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	var v string
@@ -953,6 +963,7 @@ func (t *CacheTx) Meta(ctx context.Context, name string) (string, error) {
 
 // SetMeta stores a value for the next build.
 func (t *CacheTx) SetMeta(ctx context.Context, name, value string) error {
+	defer GuardFaults()() // a read of a cache file cut short (OnFault)
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	_, err := t.tx.ExecContext(ctx, `INSERT OR REPLACE INTO meta (name, value) VALUES (?, ?)`, name, value)

@@ -75,6 +75,7 @@ func (t *CacheTx) Outputs(ctx context.Context) (map[string]CachedOutput, error) 
 // map, each time it is called). The transaction is free for other
 // statements meanwhile.
 func (t *CacheTx) OutputsAside(ctx context.Context) func() (map[string]CachedOutput, error) {
+	defer GuardFaults()() // a read of a cache file cut short (OnFault)
 	type bucketOf struct {
 		n    int64
 		data []byte
@@ -139,6 +140,7 @@ const outputRecordSize = 100
 // buckets holding a path whose record differs from it are written, so a
 // build that changed a few files writes a few rows.
 func (t *CacheTx) SetOutputs(ctx context.Context, outs, since map[string]CachedOutput) error {
+	defer GuardFaults()() // a read of a cache file cut short (OnFault)
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	dirty := map[int64]bool{}

@@ -139,6 +139,7 @@ func (db *DB) NewLoader(ctx context.Context) (*Loader, error) {
 // Remove deletes the skill loaded from source, if any, with its tags: the
 // row of a source that changed, before its new row is added.
 func (l *Loader) Remove(ctx context.Context, source string) error {
+	defer GuardFaults()() // a read of a cache file cut short (OnFault)
 	if err := removeIndexed(ctx, l.q, source); err != nil {
 		return fmt.Errorf("remove skill of %s: %w", source, err)
 	}
@@ -159,6 +160,7 @@ func removeIndexed(ctx context.Context, q querier, source string) error {
 // constraint rejects it and Add returns a *DuplicateError naming the source
 // that holds the id; the load goes on. The error is for real failures.
 func (l *Loader) Add(ctx context.Context, s *Row) (*DuplicateError, error) {
+	defer GuardFaults()() // a read of a cache file cut short (OnFault)
 	if l.kept != nil {
 		l.kept.touch(s.Source)
 	}
@@ -355,6 +357,7 @@ func (db *DB) Listed(ctx context.Context, capabilityType string) ([]Row, error) 
 // ListedEntries is Listed without the descriptor bytes: what an index or a
 // list page needs, in a fraction of the memory.
 func (db *DB) ListedEntries(ctx context.Context, capabilityType string) ([]Row, error) {
+	defer GuardFaults()() // a read of a cache file cut short (OnFault)
 	skills, err := db.listed(ctx, capabilityType, false)
 	if err != nil {
 		return nil, fmt.Errorf("list skills: %w", err)

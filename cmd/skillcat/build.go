@@ -12,6 +12,7 @@ import (
 
 	skillcat "github.com/skillcat/skillcat"
 	"github.com/skillcat/skillcat/build"
+	"github.com/skillcat/skillcat/store"
 )
 
 func init() {
@@ -64,6 +65,13 @@ func runBuild(ctx context.Context, e *env, args []string) int {
 		}
 		cfg.Templates = os.DirFS(*templates)
 	}
+	store.OnFault = func(error) {
+		// The build read a cache cut short under it, before putting any
+		// file in place; its SQLite connection cannot be used again.
+		fmt.Fprintf(e.stderr, "skillcat: build failed: rebuild cache %s was cut short by another program while the build read it; %s; the next build finds the cache damaged and builds from scratch\n", cfg.Cache, unchanged(*out, nil))
+		os.Exit(exitInternal)
+	}
+	defer func() { store.OnFault = nil }()
 	res, err := build.Build(ctx, cfg)
 	if res != nil && res.Notice != "" {
 		fmt.Fprintln(e.stderr, "skillcat: note:", res.Notice)
