@@ -46,7 +46,7 @@ func needsMarkdownEscape(s string) bool {
 // link or strikethrough mark anywhere but an underscore within a word
 // ("snake_case" is no emphasis), an ampersand that could begin an entity
 // ("&amp;", "&#38;", not "notes & decisions"), a '<' that could begin raw
-// HTML or an autolink.
+// HTML or an autolink (any '<' not followed by a space).
 func isInlineMark(s string, i int) bool {
 	switch s[i] {
 	case '\\', '`', '*', '[', ']', '~':
@@ -56,7 +56,10 @@ func isInlineMark(s string, i int) bool {
 	case '&':
 		return i+1 < len(s) && (isAlnum(s[i+1]) || s[i+1] == '#')
 	case '<':
-		return i+1 < len(s) && (isAlnum(s[i+1]) || s[i+1] == '/' || s[i+1] == '!' || s[i+1] == '?')
+		// Raw HTML starts "<a", "</", "<!" or "<?"; an email autolink's
+		// local part may start with any of ".!#$%&'*+/=?^_`{|}~-" ("<#x@y>"):
+		// only a space after it is always plain.
+		return i+1 < len(s) && s[i+1] != ' ' && s[i+1] != '\t'
 	}
 	return false
 }

@@ -30,6 +30,7 @@ func TestMarkdownText(t *testing.T) {
 		"notes & decisions, snake_case, a < b > c",
 		"_x_ and x_ and _y",
 		"&#38; &amp",
+		"mail <#x@y> or <a.b+c@d.example>, <-x@y.z>",
 	} {
 		got := MarkdownText(s)
 		var html strings.Builder
