@@ -68,6 +68,6 @@ func runKeygen(ctx context.Context, e *env, args []string) int {
 	}
 	e.stdout.Write(jose.MarshalJWK(s.Public()))
 	fmt.Fprintf(e.stderr, "skillcat keygen: wrote the private key to %s (mode 0600); keep it secret, e.g. as the CI secret SKILLCAT_SIGN_KEY.\n", *out)
-	fmt.Fprintln(e.stderr, "skillcat keygen: the public key above (kid "+s.Public().KID+") is what consumers pin with discover --verify-key.")
+	fmt.Fprintln(e.stderr, "skillcat keygen: the public key, written to standard output (kid "+s.Public().KID+"), is what consumers pin with discover --verify-key.")
 	return exitOK
 }

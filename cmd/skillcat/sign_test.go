@@ -271,3 +271,13 @@ func exists(p string) bool {
 	_, err := os.Stat(p)
 	return err == nil
 }
+
+// TestKeygenSaysWhereThePublicKeyIs: the public key goes to standard
+// output, which the README redirects to a file (> public-key.jwk), so the
+// note on stderr must not call it "the public key above".
+func TestKeygenSaysWhereThePublicKeyIs(t *testing.T) {
+	code, _, stderr := runSkillcat(t, nil, "keygen", "--out", filepath.Join(t.TempDir(), "key.pem"))
+	if code != 0 || strings.Contains(stderr, "above") || !strings.Contains(stderr, "written to standard output") {
+		t.Errorf("keygen: exit %d, stderr %q; want the public key said to be on standard output", code, stderr)
+	}
+}
