@@ -58,18 +58,12 @@ func TestIndexWriterIsEncodeIndex(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var got bytes.Buffer
-		w := agentskills.NewIndexWriter(&got)
-		for i := range entries {
-			if err := w.Add(&entries[i]); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if err := w.Close(); err != nil {
+		got, err := writtenIndex(entries)
+		if err != nil {
 			t.Fatal(err)
 		}
-		if !bytes.Equal(got.Bytes(), want) {
-			t.Fatalf("got\n%s\nwant\n%s", got.Bytes(), want)
+		if !bytes.Equal(got, want) {
+			t.Fatalf("got\n%s\nwant\n%s", got, want)
 		}
 	})
 }
@@ -86,17 +80,25 @@ func TestIndexWriterChunks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var got bytes.Buffer
-	w := agentskills.NewIndexWriter(&got)
-	for i := range entries {
-		if err := w.Add(&entries[i]); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := w.Close(); err != nil {
+	got, err := writtenIndex(entries)
+	if err != nil {
 		t.Fatal(err)
 	}
-	if len(want) < 4*32<<10 || !bytes.Equal(got.Bytes(), want) {
-		t.Fatalf("%d bytes, want %d (at least 4 chunks), or not the same bytes", got.Len(), len(want))
+	if len(want) < 4*32<<10 || !bytes.Equal(got, want) {
+		t.Fatalf("%d bytes, want %d (at least 4 chunks), or not the same bytes", len(got), len(want))
 	}
+}
+
+// writtenIndex is the index an IndexWriter writes of entries, given one at
+// a time.
+func writtenIndex(entries []agentskills.Entry) ([]byte, error) {
+	var b bytes.Buffer
+	w := agentskills.NewIndexWriter(&b)
+	for i := range entries {
+		if err := w.Add(&entries[i]); err != nil {
+			return nil, err
+		}
+	}
+	err := w.Close()
+	return b.Bytes(), err
 }

@@ -105,9 +105,8 @@ func BenchmarkStageValidate(b *testing.B) {
 	reportCPU(b, cpu0)
 }
 
-// BenchmarkStageSummarize is the summary of one description, as parse
-// makes it for the skill's index row.
-func BenchmarkStageSummarize(b *testing.B) {
+// benchDescriptions are the descriptions of the benchmark corpus.
+func benchDescriptions(b *testing.B) []string {
 	sources, nodes := benchNodes(b, benchCorpus(b))
 	descriptions := make([]string, len(nodes))
 	for i := range nodes {
@@ -117,6 +116,13 @@ func BenchmarkStageSummarize(b *testing.B) {
 		}
 		descriptions[i] = d.Description
 	}
+	return descriptions
+}
+
+// BenchmarkStageSummarize is the summary of one description, as parse
+// makes it for the skill's index row.
+func BenchmarkStageSummarize(b *testing.B) {
+	descriptions := benchDescriptions(b)
 	b.ReportAllocs()
 	b.ResetTimer()
 	cpu0 := cpuTime()
@@ -129,15 +135,7 @@ func BenchmarkStageSummarize(b *testing.B) {
 // BenchmarkStageMarkdown is the HTML of one description, as the skill
 // page makes it (markdownFast, or goldmark for what it leaves).
 func BenchmarkStageMarkdown(b *testing.B) {
-	sources, nodes := benchNodes(b, benchCorpus(b))
-	descriptions := make([]string, len(nodes))
-	for i := range nodes {
-		d, vs := skillcat.DecodeDescriptor(sources[i], nodes[i])
-		if d == nil {
-			b.Fatal(vs)
-		}
-		descriptions[i] = d.Description
-	}
+	descriptions := benchDescriptions(b)
 	b.ReportAllocs()
 	b.ResetTimer()
 	cpu0 := cpuTime()

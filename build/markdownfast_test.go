@@ -10,8 +10,6 @@ import (
 
 	"pgregory.net/rapid"
 
-	skillcat "github.com/skillcat/skillcat"
-
 	"github.com/skillcat/skillcat/synth"
 )
 
@@ -191,7 +189,7 @@ func TestMarkdownFastCorpus(t *testing.T) {
 	read, all := 0, 0
 	for i := 0; i < 500; i++ {
 		_, data := synth.Source(i, 1)
-		d, err := synthDescription(data)
+		d, err := sourceDescription(data)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -214,7 +212,7 @@ func TestMarkdownFastCorpus(t *testing.T) {
 			if err != nil {
 				return nil
 			}
-			d := fileDescription(data)
+			d, _ := sourceDescription(data)
 			if d == "" {
 				return nil
 			}
@@ -240,30 +238,11 @@ func FuzzMarkdownFast(f *testing.F) {
 	}
 	for i := 0; i < 10; i++ {
 		_, data := synth.Source(i, 1)
-		if d, err := synthDescription(data); err == nil {
+		if d, err := sourceDescription(data); err == nil {
 			f.Add(d)
 		}
 	}
 	f.Fuzz(func(t *testing.T, d string) {
 		checkFast(t, d)
 	})
-}
-
-// fileDescription is the description of a source file, or "" if it has
-// none that decodes.
-func fileDescription(data []byte) string {
-	src := &skillcat.Source{Name: "x", Data: data}
-	var root *skillcat.Node
-	if bytes.HasPrefix(data, []byte("---")) {
-		root, _ = markdownNode(src)
-	} else {
-		root, _ = skillcat.ParseSource(src)
-	}
-	if root == nil {
-		return ""
-	}
-	if d, _ := skillcat.DecodeDescriptor(src, root); d != nil {
-		return d.Description
-	}
-	return ""
 }

@@ -2,6 +2,7 @@ package build
 
 import (
 	"bytes"
+	"errors"
 	"strings"
 	"testing"
 	"unicode"
@@ -117,7 +118,7 @@ func TestPlainParagraph(t *testing.T) {
 	plain := 0
 	for i := 0; i < 200; i++ {
 		_, data := synth.Source(i, 1)
-		d, err := synthDescription(data)
+		d, err := sourceDescription(data)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -133,14 +134,18 @@ func TestPlainParagraph(t *testing.T) {
 	}
 }
 
-// synthDescription is the description of a synthetic source.
-func synthDescription(data []byte) (string, error) {
+// sourceDescription is the description of a source file (a synthetic
+// one, or one of the sample's and the test data's).
+func sourceDescription(data []byte) (string, error) {
 	src := &skillcat.Source{Name: "x", Data: data}
 	var root *skillcat.Node
 	if bytes.HasPrefix(data, []byte("---")) {
 		root, _ = markdownNode(src)
 	} else {
 		root, _ = skillcat.ParseSource(src)
+	}
+	if root == nil {
+		return "", errors.New("no document")
 	}
 	d, vs := skillcat.DecodeDescriptor(src, root)
 	if d == nil {
@@ -158,7 +163,7 @@ func FuzzPlainParagraph(f *testing.F) {
 	}
 	for i := 0; i < 10; i++ {
 		_, data := synth.Source(i, 1)
-		if d, err := synthDescription(data); err == nil {
+		if d, err := sourceDescription(data); err == nil {
 			f.Add(d)
 		}
 	}
