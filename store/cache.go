@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -664,8 +665,9 @@ func (t *CacheTx) Verify(ctx context.Context) error {
 	if err := closeRows(q); err != nil {
 		return fail("sources", err)
 	}
-	for id, ts := range tags {
-		return fail("tags", fmt.Errorf("tag %q of no skill %q", ts[0], id))
+	if len(tags) > 0 { // the first by id, the same each run
+		id := slices.Min(slices.Collect(maps.Keys(tags)))
+		return fail("tags", fmt.Errorf("tag %q of no skill %q", tags[id][0], id))
 	}
 	var strays int
 	if err := t.tx.QueryRowContext(ctx, `SELECT count(*) FROM skills WHERE source NOT IN (SELECT path FROM sources)`).Scan(&strays); err != nil {

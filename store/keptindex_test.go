@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/skillcat/skillcat/store"
@@ -219,5 +220,32 @@ func TestSetStat(t *testing.T) {
 	got, ok, err := tx.Source(ctx, row.Source)
 	if err != nil || !ok || got.Stat != "y" || got.Hash != "h" || got.Row.Digest != row.Digest {
 		t.Fatalf("Source after SetStat: %+v, %v, %v", got, ok, err)
+	}
+}
+
+// TestVerifyOrphanTagsSameEachRun checks that Verify of a cache holding
+// tags of several skills it lacks names the same one every time (the
+// first by id), not the one a map's order gives.
+func TestVerifyOrphanTagsSameEachRun(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "cache.sqlite")
+	keptCache(t, path, []store.Row{keptRow(1, "public")})
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{"zz.gone", "mm.gone", "aa.gone", "qq.gone", "cc.gone"} {
+		if _, err := db.Exec(`INSERT INTO skill_tags (skill_id, tag, position) VALUES (?, 't', 0)`, id); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db.Close()
+	for i := 0; i < 20; i++ {
+		tx, done := beginCache(t, path)
+		err := tx.Verify(ctx)
+		done()
+		if !errors.Is(err, store.ErrCorrupt) || !strings.Contains(err.Error(), `of no skill "aa.gone"`) {
+			t.Fatalf("run %d: Verify = %v, want ErrCorrupt naming aa.gone", i, err)
+		}
 	}
 }
