@@ -102,8 +102,11 @@ func (w *htmlOut) description(v *skillView) error {
 		return nil
 	}
 	// What markdownFast wrote past w.b's length before it gave up is
-	// written over.
-	desc, err := markdownHTML(v.description)
+	// written over; goldmark renders what it left (markdownHTML would
+	// try markdownFast again first).
+	m := markdownOuts.Get().(*markdownOut)
+	defer markdownOuts.Put(m)
+	desc, err := goldmarkHTML(m, v.description)
 	if err != nil {
 		return fmt.Errorf("render description: %w", err)
 	}
