@@ -62,7 +62,8 @@ func firstText(description string) string {
 // backtick), the first indented by at most three spaces, and nowhere may
 // it hold a character that could start other markup (an escape, an
 // entity, HTML, a link, underscore emphasis, strikethrough, a table, an
-// autolink: `\&<>[]_~|#@:` and "www."). The text is what plainText gives:
+// autolink: `\&<>[]_~|#@:` and "www.", and '@' or ':' in code spans
+// too). The text is what plainText gives:
 // the markup's stars and backticks dropped, white space collapsed.
 // FuzzPlainParagraph holds it to the parser.
 func plainParagraph(s string) (string, bool) {
@@ -115,7 +116,10 @@ func plainParagraph(s string) (string, bool) {
 					return "", false
 				}
 				code := t[j+1 : j+1+k]
-				if code[0] == ' ' || code[len(code)-1] == ' ' || strings.ContainsFunc(code, isControl) ||
+				// Linkify reads an email or URL across a code span's
+				// backticks ("x`ya@b.example`y" is no code span to it):
+				// the parser decides those.
+				if code[0] == ' ' || code[len(code)-1] == ' ' || strings.ContainsFunc(code, isControl) || strings.ContainsAny(code, "@:") ||
 					(j+2+k < len(t) && t[j+2+k] == '`') {
 					return "", false
 				}

@@ -94,7 +94,7 @@ var plainPieces = []string{
 	// Unicode punctuation and white space next to stars, marks, controls
 	// other than \n, and stars beside brackets.
 	"“", "”", "’", "—", "…", "©", "€", "😀", "\u2003", "\u3000", "\u0085", "\u2028", "\u0301", "\u200b", "\ufeff",
-	"\f", "\v", "\r", "\x7f", "  \n", "\t\n", "(*", "*)", "a*", "*a", "x`y", "9",
+	"\f", "\v", "\r", "\x7f", "  \n", "\t\n", "(*", "*)", "a*", "*a", "x`y", "9", "x`ya@b.examplex`y", "`a:b`",
 }
 
 // TestPlainParagraph holds plainParagraph to the parser's first text on
@@ -188,6 +188,19 @@ func TestSummaryDropsInlineHTML(t *testing.T) {
 	for in, want := range cases {
 		if got := Summarize(in); got != want {
 			t.Errorf("Summarize(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestPlainParagraphLinkifyAcrossCode holds plainParagraph to the parser
+// where Linkify reads an email or URL across a code span's backticks
+// (TestPlainParagraph at 200,000 cases found the first).
+func TestPlainParagraphLinkifyAcrossCode(t *testing.T) {
+	for _, d := range []string{"x`ya@b.examplex`y", "see `a@b.example` here", "x`yhttp://a.example`y", "run `a:b` now"} {
+		if got, ok := plainParagraph(d); ok {
+			if want := firstTextOf(markdown.Parser(), d); got != want {
+				t.Errorf("plainParagraph(%q) = %q, want %q", d, got, want)
+			}
 		}
 	}
 }
