@@ -377,10 +377,19 @@ type stream struct {
 	buf       *bufio.Writer
 	h         hash.Hash
 	n         int64
+	// The previous build's record of path (prev, ok) when its file was
+	// still the one that build left, and that file's identity (live) once
+	// the new tree's place was cleared: clearing the spare's file unlinks
+	// a link of the live file when the two share an inode, which changes
+	// its change time, so the record's identity no longer matches it.
+	prev store.CachedOutput
+	live store.FileID
+	ok   bool
 }
 
 // create starts the file path of the new tree, made from key.
 func (o *output) create(path, key string) (*stream, error) {
+	prev, _, ok := o.reuse(path)
 	full, err := o.prepare(path)
 	if err != nil {
 		return nil, err
@@ -389,7 +398,10 @@ func (o *output) create(path, key string) (*stream, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &stream{o: o, path: path, key: key, f: f, buf: bufio.NewWriterSize(f, 256<<10)}
+	s := &stream{o: o, path: path, key: key, f: f, buf: bufio.NewWriterSize(f, 256<<10), prev: prev}
+	if ok {
+		s.live, s.ok = lstatID(o.out + string(filepath.Separator) + filepath.FromSlash(path))
+	}
 	if o.hashes() {
 		s.h = sha256.New()
 	}
@@ -422,7 +434,7 @@ func (s *stream) close() error {
 		s.h.Sum(rec.Hash[:0])
 	}
 	full := filepath.Join(o.dir, filepath.FromSlash(s.path))
-	if old, live, ok := o.reuse(s.path); ok && old.Hash == rec.Hash {
+	if live, ok := lstatID(o.out + string(filepath.Separator) + filepath.FromSlash(s.path)); s.ok && ok && live == s.live && s.prev.Hash == rec.Hash {
 		if os.Remove(full) == nil {
 			if _, err := o.take(s.path, live); err == nil {
 				o.record(s.path, rec) // linked: noted again once the site is in place
