@@ -95,7 +95,9 @@ func markdownFast(src string, out *bytes.Buffer) bool {
 			if !ok {
 				return false
 			}
-			body := strings.Clone(out.String()[start:])
+			// Only the heading's text is copied (out.String() would copy
+			// the whole page written so far, the page's buffer being out's).
+			body := string(out.Bytes()[start:])
 			out.Truncate(start)
 			if ids == nil {
 				ids = newHeadingIDs()
