@@ -13,13 +13,21 @@ import (
 // message or the other. refProblems finds all of them in document order
 // instead, so a build reports the same violations every time.
 
+// refProblem is one reason why a schema's references do not resolve, at
+// the member that has it: a "$ref", or the second "$anchor" of a name.
+type refProblem struct {
+	at     string // JSON Pointer of the member within the schema
+	reason string
+}
+
 // refProblems returns the reasons, in document order, why the references
 // within schema n do not resolve: an anchor declared by two subschemas,
 // a "$ref" to a JSON Pointer that leads nowhere, or to an anchor no
-// subschema declares. It returns nil when it finds none, and when it
-// cannot judge (a subschema with "$id" of its own, or a draft before
-// 2019-09, whose anchors live in "$id"): the compiler's message stands.
-func refProblems(n *Node, member string) []string {
+// subschema declares; each at the member that has it. It returns nil when
+// it finds none, and when it cannot judge (a subschema with "$id" of its
+// own, or a draft before 2019-09, whose anchors live in "$id"): the
+// compiler's message stands.
+func refProblems(n *Node, member string) []refProblem {
 	if d := dialectOf(n); d != "" && !strings.Contains(d, "2020-12") && !strings.Contains(d, "2019-09") {
 		return nil
 	}
@@ -29,15 +37,15 @@ func refProblems(n *Node, member string) []string {
 		return nil
 	}
 	for _, r := range w.refs {
-		frag, err := url.PathUnescape(r)
+		frag, err := url.PathUnescape(r.ref)
 		switch {
 		case err != nil || frag == "":
 		case strings.HasPrefix(frag, "/"):
 			if n.Lookup(ParsePointer(frag)) == nil {
-				w.problems = append(w.problems, fmt.Sprintf(`a "$ref" points to %q, which does not exist in the schema`, "#"+r))
+				w.problems = append(w.problems, refProblem{r.at, fmt.Sprintf(`a "$ref" points to %q, which does not exist in the schema`, "#"+r.ref)})
 			}
 		case w.anchors[frag] == "":
-			w.problems = append(w.problems, fmt.Sprintf(`a "$ref" points to %q, an anchor that no subschema declares`, "#"+r))
+			w.problems = append(w.problems, refProblem{r.at, fmt.Sprintf(`a "$ref" points to %q, an anchor that no subschema declares`, "#"+r.ref)})
 		}
 	}
 	return w.problems
@@ -47,10 +55,14 @@ func refProblems(n *Node, member string) []string {
 type refWalk struct {
 	member   string
 	anchors  map[string]string // anchor → pointer of the subschema declaring it first
-	refs     []string          // each "$ref" to "#…", as written after the "#"
-	problems []string
+	refs     []schemaRef       // each "$ref" to "#…"
+	problems []refProblem
 	embedded bool // a subschema has an "$id": another resource, another scope
 }
+
+// schemaRef is a "$ref" to "#…": ref as written after the "#", at the
+// JSON Pointer of the "$ref" member within the schema.
+type schemaRef struct{ ref, at string }
 
 // Keywords whose value is a subschema, an object of subschemas, or an
 // array of them (draft 2020-12 and 2019-09).
@@ -78,11 +90,11 @@ func (w *refWalk) schema(n *Node, ptr string) {
 		case !ok:
 			w.anchors[a.Text] = ptr
 		case first != ptr:
-			w.problems = append(w.problems, fmt.Sprintf("duplicate anchor %q in %q at %q and %q", a.Text, w.member, first, ptr))
+			w.problems = append(w.problems, refProblem{ptr + "/" + kw, fmt.Sprintf("duplicate anchor %q in %q at %q and %q", a.Text, w.member, first, ptr)})
 		}
 	}
 	if r := n.Get("$ref"); r != nil && r.Kind == String && strings.HasPrefix(r.Text, "#") {
-		w.refs = append(w.refs, r.Text[1:])
+		w.refs = append(w.refs, schemaRef{r.Text[1:], ptr + "/$ref"})
 	}
 	for _, m := range n.Members {
 		at := ptr + "/" + pointerEscaper.Replace(m.Name)

@@ -15,13 +15,13 @@ func TestRefProblemsEveryRun(t *testing.T) {
 "inputs":{"type":"object","$defs":{"x":{"$anchor":"a","type":"string"},"y":{"$anchor":"a"},"z":{"$anchor":"a"},"k":{"enum":[{"$anchor":"a"}]}},
  "properties":{"p":{"$ref":"#a"},"r":{"$ref":"#nope"},"s":{"$ref":"#/$defs/missing"},"t":{"$ref":"#/$defs/x"},"u":{"items":[{"$ref":"#zz"}]}}},
 "output":{"$defs":{"x":{"$anchor":"a"},"y":{"$dynamicAnchor":"a"}},"$ref":"#a"}}`)
-	want := []string{ // sorted as violations are (by place, then reason)
-		`inputs: is not a valid JSON Schema: a "$ref" points to "#/$defs/missing", which does not exist in the schema`,
-		`inputs: is not a valid JSON Schema: a "$ref" points to "#nope", an anchor that no subschema declares`,
-		`inputs: is not a valid JSON Schema: a "$ref" points to "#zz", an anchor that no subschema declares`,
-		`inputs: is not a valid JSON Schema: duplicate anchor "a" in "inputs" at "/$defs/x" and "/$defs/y"`,
-		`inputs: is not a valid JSON Schema: duplicate anchor "a" in "inputs" at "/$defs/x" and "/$defs/z"`,
-		`output: is not a valid JSON Schema: duplicate anchor "a" in "output" at "/$defs/x" and "/$defs/y"`,
+	want := []string{ // sorted as violations are (by place, then reason), each at its member
+		`inputs.$defs.y.$anchor: is not a valid JSON Schema: duplicate anchor "a" in "inputs" at "/$defs/x" and "/$defs/y"`,
+		`inputs.$defs.z.$anchor: is not a valid JSON Schema: duplicate anchor "a" in "inputs" at "/$defs/x" and "/$defs/z"`,
+		`inputs.properties.r.$ref: is not a valid JSON Schema: a "$ref" points to "#nope", an anchor that no subschema declares`,
+		`inputs.properties.s.$ref: is not a valid JSON Schema: a "$ref" points to "#/$defs/missing", which does not exist in the schema`,
+		`inputs.properties.u.items[0].$ref: is not a valid JSON Schema: a "$ref" points to "#zz", an anchor that no subschema declares`,
+		`output.$defs.y.$dynamicAnchor: is not a valid JSON Schema: duplicate anchor "a" in "output" at "/$defs/x" and "/$defs/y"`,
 	}
 	for range 20 {
 		_, vs := ParseDescriptor("h.json", doc)

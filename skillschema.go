@@ -170,15 +170,18 @@ func compileChecked(src *Source, root, n *Node, path Path, member string) (*Skil
 // compileFailed is the violation of schema node n at path that did not
 // compile, said by the compiler as reason: or, when the trouble is with
 // its references, each problem with them in document order (refProblems),
-// which the compiler finds one at a time in no fixed order.
+// which the compiler finds one at a time in no fixed order, each at the
+// member that has it.
 func compileFailed(src *Source, n *Node, path Path, member, reason string) Violations {
 	problems := refProblems(n, member)
 	if len(problems) == 0 {
-		problems = []string{reason}
+		return Violations{src.violation(n, path, "is not a valid JSON Schema: "+reason)}
 	}
 	vs := make(Violations, len(problems))
 	for i, p := range problems {
-		vs[i] = src.violation(n, path, "is not a valid JSON Schema: "+p)
+		tokens := ParsePointer(p.at)
+		at := append(slices.Clone(path), n.PathOf(tokens)...)
+		vs[i] = src.violation(n.Lookup(tokens), at, "is not a valid JSON Schema: "+p.reason)
 	}
 	return vs
 }

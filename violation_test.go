@@ -322,7 +322,7 @@ func TestDescriptorRules(t *testing.T) {
 		{name: "ErrInputsUnknownMetaSchema", edits: []edit{with("inputs", `{"$schema": "https://example.com/meta", "type": "object"}`)},
 			want: []want{bad(11, "{", "/inputs", "inputs", badSchema+`"$schema" "https://example.com/meta" is not a JSON Schema draft skillcat knows; use "https://json-schema.org/draft/2020-12/schema" or leave it out`)}},
 		{name: "ErrInputsRefNotFound", edits: []edit{with("inputs", `{"type": "object", "properties": {"city": {"$ref": "#/$defs/city"}}}`)},
-			want: []want{bad(11, "{", "/inputs", "inputs", badSchema+`a "$ref" points to "#/$defs/city", which does not exist in the schema`)}},
+			want: []want{bad(11, `"#/$defs/city"`, "/inputs/properties/city/$ref", "inputs.properties.city.$ref", badSchema+`a "$ref" points to "#/$defs/city", which does not exist in the schema`)}},
 		{name: "OKInputsInternalRef", edits: []edit{with("inputs", `{"type": "object", "$defs": {"city": {"type": "string"}}, "properties": {"city": {"$ref": "#/$defs/city"}}}`)}},
 		{name: "OKOutputTrue", edits: []edit{with("output", `true`)}},
 		{name: "OKOutputFalseWithoutExampleOutput", edits: []edit{with("output", `false`), with("examples", `[{"title": "Berlin", "inputs": {"city": "Berlin"}}]`)}},
