@@ -71,13 +71,13 @@ func credential(ctx context.Context, e *env, c *client.Client, auth skillcat.Aut
 	if id == "" || secret == "" {
 		return cred, nil, nil
 	}
-	hide := []string{secret}
+	hide := basicSecrets(id, secret)
 	token, err := c.ClientCredentials(ctx, auth.TokenURL, id, secret, scopes)
 	if err != nil {
 		return cred, hide, fmt.Errorf("$%s and $%s: %w", ClientIDEnv, ClientSecretEnv, err)
 	}
 	cred.Secret = token
-	return cred, append(hide, secrets(cred)...), nil
+	return cred, longestFirst(append(hide, secrets(cred)...)), nil
 }
 
 // envCredential reads a credential from the environment variable name.
@@ -103,45 +103,6 @@ func envCredential(e *env, auth skillcat.Auth, name string) (client.Credential, 
 		h.Add(textproto.CanonicalMIMEHeaderKey(k), strings.TrimSpace(val))
 	}
 	return client.Credential{Header: h}, nil
-}
-
-// minRedacted is the shortest credential value replaced in what is
-// printed; replacing every "k" of a one-letter test key would garble the
-// output and hide nothing.
-const minRedacted = 4
-
-// secrets lists the values of a credential, so that nothing printed holds
-// one.
-func secrets(c client.Credential) []string {
-	var s []string
-	if len(c.Secret) >= minRedacted {
-		s = append(s, c.Secret)
-	}
-	for _, vals := range c.Header {
-		for _, v := range vals {
-			if len(v) >= minRedacted {
-				s = append(s, v)
-			}
-		}
-	}
-	return s
-}
-
-// redactor writes to w with every secret replaced by "[redacted]".
-type redactor struct {
-	w       io.Writer
-	secrets []string
-}
-
-func (r *redactor) Write(p []byte) (int, error) {
-	s := string(p)
-	for _, sec := range r.secrets {
-		s = strings.ReplaceAll(s, sec, "[redacted]")
-	}
-	if _, err := io.WriteString(r.w, s); err != nil {
-		return 0, err
-	}
-	return len(p), nil
 }
 
 // clientFlags are the flags of every command that reads a published
