@@ -199,6 +199,10 @@ func (db *DB) ExportsAside() bool {
 	return ok
 }
 
+// keptCopied is called by fillChanged between its two reads of the
+// cache, in one transaction: a test cuts the cache short there.
+var keptCopied = func() {}
+
 // keptMapSize is how much of the cache fillChanged reads through a
 // memory mapping (SQLite's mmap_size); pages past it are read as usual.
 const keptMapSize = 256 << 20
@@ -286,6 +290,11 @@ func fillChanged(ctx context.Context, t *CacheTx, out *sql.DB, touched []string)
 	defer detach()
 	const cols = `id, name, version, capability_type, access, summary, provider_name, descriptor, digest`
 	return inCatalog(ctx, conn, func(tx *sql.Tx) error {
+		// The cache is read through its mapping: a fault is OnFault's,
+		// guarded here so that it is handed on before the rollback, the
+		// detach and the close deferred above, which would wait on the
+		// connection the fault left locked.
+		defer GuardFaults()()
 		if _, err := tx.ExecContext(ctx, `INSERT INTO main.skills (`+cols+`)
 		SELECT id, name, version, capability_type, access, summary, provider_name, CAST(descriptor AS TEXT), digest
 			FROM kept.skills WHERE access <> 'private' AND source NOT IN (SELECT source FROM temp.gone)
@@ -293,6 +302,7 @@ func fillChanged(ctx context.Context, t *CacheTx, out *sql.DB, touched []string)
 		ORDER BY 1`); err != nil {
 			return fmt.Errorf("copy skills: %w", err)
 		}
+		keptCopied()
 		// The listed skills in id order (the covering skills_entries),
 		// each skill's tags by its key: only each skill's own tags are
 		// sorted by position, and no skill row is read.
@@ -314,6 +324,7 @@ func fillChanged(ctx context.Context, t *CacheTx, out *sql.DB, touched []string)
 // temp.changed_tags), taken from the build's transaction. detach
 // detaches the cache again.
 func (t *CacheTx) stageChanged(ctx context.Context, conn *sql.Conn, touched []string, mapSize int) (detach func(), err error) {
+	defer GuardFaults()() // a read of a cache file cut short (OnFault)
 	if _, err := conn.ExecContext(ctx, `ATTACH DATABASE ? AS kept`, cacheDSN(t.cache.path, "mode=ro")); err != nil {
 		return nil, fmt.Errorf("attach the cache: %w", err)
 	}
