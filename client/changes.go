@@ -29,7 +29,8 @@ var (
 
 	// ErrFeedTooLarge means the events after the follower's Since name more
 	// skills than ChangesOptions.MaxSkills: following them would hold too
-	// much; fetch the index instead.
+	// much; fetch the index instead. FeedDocuments returns it for a feed
+	// of more than MaxFeedPages pages or Client.MaxTotalBytes bytes.
 	ErrFeedTooLarge = errors.New("change feed too large")
 )
 
@@ -145,12 +146,23 @@ func (c *Client) Changes(ctx context.Context, baseURL string, opts ChangesOption
 	return ch, nil
 }
 
+// MaxFeedPages bounds how many pages FeedDocuments fetches: 10,000 pages of
+// at most skillcat.ChangePageSize events, ten million events, a hundred
+// times the history of a reset of a 100,000-skill catalog. A hostile feed
+// of many one-event pages otherwise had the build fetch until the
+// Deadline.
+const MaxFeedPages = 10_000
+
 // FeedDocuments fetches the whole change feed of the catalog at baseURL,
 // checked as Changes checks it, and returns its documents by their path in
 // the site ("changes/index.json", "changes/pages/5f65e4a5812cc40b-1-1000.json"), so that a
 // build can continue the live site's history. A site that serves no feed
 // document (404 or 410) has no history: no documents and no error.
-// Fetching ends within Deadline.
+// Fetching ends within Deadline. What it holds is bounded: a page of more
+// than skillcat.ChangePageSize events is refused (wrapping
+// skillcat.ErrChangeFeed) before it is fetched, and a feed of more than
+// MaxFeedPages pages, or whose documents pass MaxTotalBytes, is
+// ErrFeedTooLarge.
 func (c *Client) FeedDocuments(ctx context.Context, baseURL string) (map[string][]byte, error) {
 	ctx, cancel := c.bounded(ctx, "fetching the change feed")
 	defer cancel()
@@ -163,12 +175,24 @@ func (c *Client) FeedDocuments(ctx context.Context, baseURL string) (map[string]
 	if err != nil {
 		return nil, err
 	}
+	if n := len(feed.Pages); n > MaxFeedPages {
+		return nil, fmt.Errorf("%s: %w: it lists %d pages; a build continues at most %d (client.MaxFeedPages)", feedURL.Redacted(), ErrFeedTooLarge, n, MaxFeedPages)
+	}
+	for i, p := range feed.Pages {
+		if n := p.To - p.From + 1; n > skillcat.ChangePageSize {
+			return nil, fmt.Errorf("%s: %w: pages[%d] holds %d events (%d–%d); a page holds at most %d", feedURL.Redacted(), skillcat.ErrChangeFeed, i, n, p.From, p.To, skillcat.ChangePageSize)
+		}
+	}
 	docs := map[string][]byte{strings.TrimPrefix(skillcat.ChangesPath, "/"): feed.raw}
+	held, limit := int64(len(feed.raw)), c.maxTotalBytes()
 	dir := path.Dir(feedURL.Path) + "/"
 	err = c.eachPage(ctx, hc, feedURL, feed, 0, func(u *url.URL, data []byte, _ *skillcat.ChangePage) error {
 		rel, ok := strings.CutPrefix(u.Path, dir)
 		if !ok || u.Host != feedURL.Host || rel == "" || strings.Contains(rel, "..") {
 			return fmt.Errorf("%s: a page outside the feed's folder cannot be continued", u.Redacted())
+		}
+		if held += int64(len(data)); held > limit {
+			return fmt.Errorf("%s: %w: its documents pass %d bytes (Client.MaxTotalBytes) at %s", feedURL.Redacted(), ErrFeedTooLarge, limit, u.Redacted())
 		}
 		docs[path.Join(path.Dir(strings.TrimPrefix(skillcat.ChangesPath, "/")), rel)] = data
 		return nil

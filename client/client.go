@@ -182,7 +182,8 @@ type Client struct {
 	// MaxTotalBytes stops Discover (and Changes) once the descriptors it
 	// fetched pass that many bytes in all, since it holds every one; 0
 	// means DefaultMaxTotalBytes. The descriptors not verified then are
-	// problems wrapping ErrStopped.
+	// problems wrapping ErrStopped. FeedDocuments, which holds every
+	// document of a feed, stops with ErrFeedTooLarge once they pass it.
 	MaxTotalBytes int64
 
 	// MaxFailures stops Discover once that many descriptors in a row could
