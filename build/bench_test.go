@@ -270,3 +270,35 @@ func itoa(i int) string {
 	}
 	return string(b)
 }
+
+// BenchmarkStageSearchTokens is one skill's search tokens: found in its
+// description and listing fields, and merged into the postings of a
+// 1,000-skill listing (the merger's goroutine included).
+func BenchmarkStageSearchTokens(b *testing.B) {
+	var docs []listItem
+	var descs []string
+	for i, s := range benchCorpusN(b, 1000) {
+		row := parseSource(context.Background(), s.file, s.name).row
+		d, _, err := skillcat.UnmarshalDescriptor(row.Descriptor)
+		if err != nil {
+			b.Fatal(err)
+		}
+		row.ID += "-" + itoa(i)
+		docs = append(docs, items([]store.Row{*row})...)
+		descs = append(descs, d.Description)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	cpu0 := cpuTime()
+	for i := 0; i < b.N; {
+		r := &postingsRun{cat: &catalog{}, docs: docs, postings: map[string][]posting{}, results: make(chan docTokensOf, 64), merged: make(chan struct{})}
+		r.start()
+		for doc := 0; doc < len(docs) && i < b.N; doc, i = doc+1, i+1 {
+			r.tokenize(doc, descs[doc])
+		}
+		if _, _, err := r.finish(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64((cpuTime()-cpu0).Microseconds())/float64(b.N), "cpu-µs/op")
+}

@@ -151,13 +151,20 @@ func writeSearchFiles(r routes, docs []listItem, postings map[string][]posting, 
 // descriptors some file, export or token wants). One goroutine merges, so the map
 // needs no lock, and a document's postings are sorted when written, so the
 // order the tokens come in changes no byte.
+//
+// A document's tokens come to the merger as found, repeats and all
+// (docTokenList), and each is looked up once in the merger's index of
+// tokens (tokenAt): a map of each document's tokens, then a lookup and a
+// store of each in the postings' map, were three times the hashing.
 type postingsRun struct {
 	ctx      context.Context
 	cat      *catalog
 	docs     []listItem
 	keys     []string
-	missing  map[string]int // doc number by id, of the skills still to tokenize
-	postings map[string][]posting
+	missing  map[string]int       // doc number by id, of the skills still to tokenize
+	postings map[string][]posting // the cached skills' before start, everyone's after finish
+	tokenAt  map[string]int32     // while merging: each token's place in lists
+	lists    [][]posting
 	results  chan docTokensOf
 	merged   chan struct{}
 	putErr   error
@@ -167,7 +174,14 @@ type postingsRun struct {
 // docTokensOf is one document's tokens on their way to the merger.
 type docTokensOf struct {
 	doc  int
-	toks map[string]uint8
+	toks *[]foundToken
+}
+
+// foundToken is one token found in a document, with the class of the
+// field it was found in.
+type foundToken struct {
+	token string
+	class uint8
 }
 
 // newPostingsRun merges the cached tokens of docs (the listing, in order)
@@ -230,28 +244,51 @@ func newPostingsRun(ctx context.Context, cat *catalog, docs []listItem, digests 
 	return r, nil
 }
 
-// start starts the merger of the tokens made in this build.
+// start starts the merger of the tokens made in this build, which
+// finish gives back as r.postings.
 func (r *postingsRun) start() {
+	r.tokenAt = make(map[string]int32, len(r.postings))
+	r.lists = make([][]posting, 0, len(r.postings))
+	for t, ps := range r.postings {
+		r.tokenAt[t] = int32(len(r.lists))
+		r.lists = append(r.lists, ps)
+	}
 	go func() {
 		defer close(r.merged)
 		for t := range r.results {
-			r.merge(t.doc, t.toks)
+			r.merge(t.doc, *t.toks)
 			if r.cat.cache != nil && r.putErr == nil {
-				r.putErr = r.cat.cache.PutPart(r.ctx, searchPart, r.keys[t.doc], encodeTokens(t.toks))
+				r.putErr = r.cat.cache.PutPart(r.ctx, searchPart, r.keys[t.doc], encodeTokens(tokenMap(*t.toks)))
 			}
-			clear(t.toks)
-			tokenMaps.Put(t.toks)
+			*t.toks = (*t.toks)[:0]
+			tokenLists.Put(t.toks)
 		}
+		postings := make(map[string][]posting, len(r.tokenAt))
+		for t, i := range r.tokenAt {
+			postings[t] = r.lists[i]
+		}
+		r.postings, r.tokenAt, r.lists = postings, nil, nil
 	}()
 }
 
-func (r *postingsRun) merge(doc int, toks map[string]uint8) {
-	for t, class := range toks {
-		ps, ok := r.postings[t]
+// merge adds document doc's tokens, as docTokenList found them, to the
+// postings: one posting a token, of the best class it was found in.
+func (r *postingsRun) merge(doc int, toks []foundToken) {
+	for _, tc := range toks {
+		i, ok := r.tokenAt[tc.token]
 		if !ok {
-			t = strings.Clone(t) // not the description it was cut from
+			i = int32(len(r.lists))
+			r.tokenAt[strings.Clone(tc.token)] = i // not the description it was cut from
+			r.lists = append(r.lists, nil)
 		}
-		r.postings[t] = append(ps, posting(doc)<<2|posting(class))
+		ps, p := r.lists[i], posting(doc)<<2|posting(tc.class)
+		// A document's tokens come together, and no other message holds
+		// this document: a posting of it is the list's last.
+		if n := len(ps); n > 0 && ps[n-1]>>2 == posting(doc) {
+			ps[n-1] = max(ps[n-1], p)
+			continue
+		}
+		r.lists[i] = append(ps, p)
 	}
 }
 
@@ -271,7 +308,8 @@ func (r *postingsRun) wants(id string) (int, bool) {
 // document, before finish.
 func (r *postingsRun) tokenize(doc int, description string) {
 	start := time.Now()
-	toks := docTokens(&r.docs[doc], description)
+	toks := tokenLists.Get().(*[]foundToken)
+	*toks = docTokenList(*toks, &r.docs[doc], description)
 	r.spent.Add(int64(time.Since(start)))
 	r.results <- docTokensOf{doc, toks}
 }
@@ -352,31 +390,42 @@ func mergeTokens(postings map[string][]posting, doc int, data string) error {
 	return nil
 }
 
-// docTokens returns the tokens of one skill with the best field class each
-// was found in.
-func docTokens(d *listItem, description string) map[string]uint8 {
-	toks := tokenMaps.Get().(map[string]uint8)
-	add := func(class uint8) func(string) {
-		return func(t string) {
-			if c, ok := toks[t]; !ok || c < class {
-				toks[t] = class
-			}
+// docTokenList appends to list the tokens of one skill, each with the
+// class of the field it was found in, as found: a token found again comes
+// again.
+func docTokenList(list []foundToken, d *listItem, description string) []foundToken {
+	var class uint8
+	add := func(t string) { list = append(list, foundToken{t, class}) }
+	class = fieldDescription
+	searchTokens(description, add)
+	class = fieldSummary
+	searchTokens(d.Summary(), add)
+	class = fieldMeta
+	searchTokens(d.Provider(), add)
+	for _, tag := range d.Tags() {
+		searchTokens(tag, add)
+	}
+	class = fieldTitle
+	searchTokens(d.Name(), add)
+	searchTokens(d.ID(), add)
+	return list
+}
+
+// tokenMap is the tokens of list, each with the best class it was found
+// in.
+func tokenMap(list []foundToken) map[string]uint8 {
+	toks := make(map[string]uint8, len(list))
+	for _, tc := range list {
+		if c, ok := toks[tc.token]; !ok || c < tc.class {
+			toks[tc.token] = tc.class
 		}
 	}
-	searchTokens(description, add(fieldDescription))
-	searchTokens(d.Summary(), add(fieldSummary))
-	searchTokens(d.Provider(), add(fieldMeta))
-	for _, tag := range d.Tags() {
-		searchTokens(tag, add(fieldMeta))
-	}
-	searchTokens(d.Name(), add(fieldTitle))
-	searchTokens(d.ID(), add(fieldTitle))
 	return toks
 }
 
-// tokenMaps holds empty maps for docTokens, which the merger of a
+// tokenLists holds empty lists for docTokenList, which the merger of a
 // postingsRun gives back once it has merged them.
-var tokenMaps = sync.Pool{New: func() any { return make(map[string]uint8, 128) }}
+var tokenLists = sync.Pool{New: func() any { l := make([]foundToken, 0, 256); return &l }}
 
 // searchTokens calls fn with each token of s: a run of letters and digits,
 // folded by foldSearch, cut to searchTokenRunes.

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/skillcat/skillcat/store"
 	"golang.org/x/text/unicode/norm"
 	"pgregory.net/rapid"
 )
@@ -149,4 +150,102 @@ func decodeShard(t *testing.T, b []byte) []tokenEntry {
 		out = append(out, e)
 	}
 	return out
+}
+
+// TestPostingsMergeIsTheMap holds the merger of a postingsRun, which takes
+// each document's tokens as found (docTokenList) into its index of tokens,
+// to the merge it replaced: a map of each document's tokens with the best
+// class of each (referenceDocTokens), each token then added to the
+// postings' map. Documents come in any order, some of them already merged
+// (as the rebuild cache's are), with repeated, accented and cased tokens
+// in every field.
+func TestPostingsMergeIsTheMap(t *testing.T) {
+	words := []string{"alpha", "Alpha", "ALPHA", "beta", "café", "cafe", "Straße", "x", "2", "00021", "ς", "Σ", strings.Repeat("long", 10)}
+	text := rapid.Custom(func(rt *rapid.T) string {
+		n := rapid.IntRange(0, 12).Draw(rt, "n")
+		var b strings.Builder
+		for range n {
+			b.WriteString(rapid.SampledFrom(words).Draw(rt, "word"))
+			b.WriteString(rapid.SampledFrom([]string{" ", ", ", ".", "-", "\n", "é"}).Draw(rt, "sep"))
+		}
+		return b.String()
+	})
+	rapid.Check(t, func(rt *rapid.T) {
+		n := rapid.IntRange(1, 12).Draw(rt, "docs")
+		docs := make([]listItem, n)
+		descs := make([]string, n)
+		for i := range docs {
+			docs[i] = listItem{&store.Row{ID: text.Draw(rt, "id"), Name: text.Draw(rt, "name"), Summary: text.Draw(rt, "summary"),
+				ProviderName: text.Draw(rt, "provider"), Tags: rapid.SliceOfN(text, 0, 3).Draw(rt, "tags")}}
+			descs[i] = text.Draw(rt, "description")
+		}
+		perm := rapid.Permutation(seq(n)).Draw(rt, "order")
+		cached := rapid.IntRange(0, n).Draw(rt, "cached") // the first cached of perm were merged before start
+
+		want := map[string][]posting{}
+		mergeRef := func(doc int) {
+			for tok, class := range referenceDocTokens(&docs[doc], descs[doc]) {
+				want[tok] = append(want[tok], posting(doc)<<2|posting(class))
+			}
+		}
+		seeded := map[string][]posting{}
+		for _, doc := range perm[:cached] {
+			mergeRef(doc)
+		}
+		for tok, ps := range want {
+			seeded[tok] = slices.Clone(ps)
+		}
+		for _, doc := range perm[cached:] {
+			mergeRef(doc)
+		}
+
+		r := &postingsRun{cat: &catalog{}, docs: docs, postings: seeded, results: make(chan docTokensOf, 4), merged: make(chan struct{})}
+		r.start()
+		for _, doc := range perm[cached:] {
+			r.tokenize(doc, descs[doc])
+		}
+		got, _, err := r.finish()
+		if err != nil {
+			rt.Fatal(err)
+		}
+		if len(got) != len(want) {
+			rt.Fatalf("%d tokens, want %d", len(got), len(want))
+		}
+		for tok, ps := range want {
+			if !slices.Equal(got[tok], ps) {
+				rt.Fatalf("token %q: postings %v, want %v", tok, got[tok], ps)
+			}
+		}
+	})
+}
+
+// seq is 0, 1, …, n-1.
+func seq(n int) []int {
+	s := make([]int, n)
+	for i := range s {
+		s[i] = i
+	}
+	return s
+}
+
+// referenceDocTokens is the tokens of one skill with the best field class
+// each was found in, as a build gathered them before docTokenList.
+func referenceDocTokens(d *listItem, description string) map[string]uint8 {
+	toks := map[string]uint8{}
+	add := func(class uint8) func(string) {
+		return func(t string) {
+			if c, ok := toks[t]; !ok || c < class {
+				toks[t] = class
+			}
+		}
+	}
+	searchTokens(description, add(fieldDescription))
+	searchTokens(d.Summary(), add(fieldSummary))
+	searchTokens(d.Provider(), add(fieldMeta))
+	for _, tag := range d.Tags() {
+		searchTokens(tag, add(fieldMeta))
+	}
+	searchTokens(d.Name(), add(fieldTitle))
+	searchTokens(d.ID(), add(fieldTitle))
+	return toks
 }
