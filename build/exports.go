@@ -323,13 +323,21 @@ func (x *exportRun) openPreviousFull() error {
 	if err != nil {
 		return nil
 	}
-	if info, err := f.Stat(); err != nil || !sameFile(info, rec) {
+	// The file the last build left, as create found it (before clearing
+	// its place in the new tree, which may unlink a link of it and so
+	// move its change time): not rec's identity, which may be stale now.
+	if info, err := f.Stat(); err != nil || !info.Mode().IsRegular() || !x.full.file.ok || fileIdentity(info) != x.full.file.live {
 		f.Close()
 		return nil
 	}
 	x.full.prev, x.full.old = f, old
+	previousFullOpened()
 	return nil
 }
+
+// previousFullOpened is called when llms-full.txt's blocks are to be
+// copied from the previous build's file; tests replace it.
+var previousFullOpened = func() {}
 
 // sameFile reports whether info is the file rec records, by its identity.
 func sameFile(info os.FileInfo, rec store.CachedOutput) bool {
