@@ -244,12 +244,14 @@ func DecodeDescriptorContext(ctx context.Context, src *Source, root *Node) (*Ski
 	if v, ok := checkProtocol(src, root); !ok {
 		return nil, Violations{v}
 	}
-	vs = append(vs, duplicateMembers(src, root, walkPath())...)
-	val := root.Value() // converted once, for the descriptor schema and the skill's own
-	if !descriptorValid(val) {
-		vs = append(vs, validateValue(descriptorSchema(), src, root, val)...)
+	dups := duplicateMembers(src, root, walkPath())
+	vs = append(vs, dups...)
+	// The checks read the Node tree; only the library's paths, for a
+	// document they cannot vouch for, convert it to values.
+	if !descriptorValid(root) {
+		vs = append(vs, validateValue(descriptorSchema(), src, root, root.Value())...)
 	}
-	vs = append(vs, checkSkillSchemas(ctx, src, root, val)...)
+	vs = append(vs, checkSkillSchemas(ctx, src, root, len(dups) == 0)...)
 	vs = append(vs, lintDescriptor(src, root)...)
 	vs.Sort()
 	if vs.HasErrors() {

@@ -11,7 +11,7 @@ import (
 // is an interpreted walk (a scope, a reference and a regular expression for
 // each member) that costs most of a valid descriptor's check, and nearly
 // every descriptor a build reads is valid. descriptorValid answers the
-// schema's question directly, in the form Node.Value gives: true exactly
+// schema's question directly, on the Node tree: true exactly
 // when schemas/skill-descriptor.schema.json accepts the document. Only a
 // document it refuses is validated by the library, whose errors become
 // the violations, so every message is the library path's.
@@ -26,131 +26,155 @@ var (
 	emailRE  = regexp.MustCompile(`^[^@\s]+@[^@\s]+$`)
 )
 
-// descriptorValid reports whether v, a descriptor as Node.Value gives it,
-// is valid against the descriptor schema.
-func descriptorValid(v any) bool {
-	d, ok := v.(map[string]any)
-	if !ok {
+// descriptorValid reports whether the descriptor d is valid against the
+// descriptor schema. It reads every member of each object, duplicates
+// included, and looks a member up by its last occurrence, so that true
+// holds for the value Node.Value gives too; of a tree without duplicate
+// members it answers exactly as the schema does.
+func descriptorValid(d *Node) bool {
+	if d.Kind != Object {
 		return false
 	}
-	for _, name := range [...]string{"protocol", "id", "name", "version", "capability_type", "description",
-		"provider", "endpoint", "inputs", "output", "auth", "access"} {
-		if _, ok := d[name]; !ok {
+	var seen uint16
+	for _, m := range d.Members {
+		seen |= requiredBit(m.Name)
+		if !descriptorMemberValid(m.Name, m.Value) {
 			return false
 		}
 	}
-	for name, m := range d {
-		if !descriptorMemberValid(name, m) {
-			return false
-		}
+	if seen != 1<<12-1 {
+		return false
 	}
 	// allOf: restricted access needs an auth type other than "none".
-	if auth, ok := d["auth"].(map[string]any); ok && d["access"] == any("restricted") && auth["type"] == any("none") {
+	if isText(d.Get("access"), "restricted") && isText(d.Get("auth").Get("type"), "none") {
 		return false
 	}
 	return true
 }
 
+// requiredBit is the bit of a member the descriptor schema requires, or 0.
+func requiredBit(name string) uint16 {
+	switch name {
+	case "protocol":
+		return 1 << 0
+	case "id":
+		return 1 << 1
+	case "name":
+		return 1 << 2
+	case "version":
+		return 1 << 3
+	case "capability_type":
+		return 1 << 4
+	case "description":
+		return 1 << 5
+	case "provider":
+		return 1 << 6
+	case "endpoint":
+		return 1 << 7
+	case "inputs":
+		return 1 << 8
+	case "output":
+		return 1 << 9
+	case "auth":
+		return 1 << 10
+	case "access":
+		return 1 << 11
+	}
+	return 0
+}
+
+// isText reports whether n is the string s.
+func isText(n *Node, s string) bool { return n != nil && n.Kind == String && n.Text == s }
+
 // descriptorMemberValid checks one top-level member against the schema's
 // properties; a member the schema does not name passes.
-func descriptorMemberValid(name string, v any) bool {
+func descriptorMemberValid(name string, v *Node) bool {
 	switch name {
 	case "$schema":
 		return stringLen(v, 1, -1)
 	case "protocol":
-		p, ok := v.(map[string]any)
-		if !ok {
-			return false
-		}
-		version, ok := p["version"].(string)
-		return ok && plainVersion(version)
+		version := v.Get("version")
+		return v.Kind == Object && version != nil && version.Kind == String && plainVersion(version.Text)
 	case "id":
-		s, ok := v.(string)
-		return ok && stringLen(v, 1, 128) && idShaped(s)
+		return stringLen(v, 1, 128) && idShaped(v.Text)
 	case "name":
 		return labelValid(v)
 	case "version":
-		s, ok := v.(string)
-		return ok && semverRE.MatchString(s)
+		return v.Kind == String && semverRE.MatchString(v.Text)
 	case "capability_type":
 		return oneOf(v, "plugin", "api", "knowledge", "task")
 	case "description":
 		return stringLen(v, 1, 20000)
 	case "provider":
-		p, ok := v.(map[string]any)
-		if !ok || !hasMember(p, "name") {
+		if v.Kind != Object || v.Get("name") == nil {
 			return false
 		}
-		return objectValid(p, func(k string, v any) bool {
-			switch k {
+		for _, m := range v.Members {
+			switch m.Name {
 			case "name":
-				return labelValid(v)
+				if !labelValid(m.Value) {
+					return false
+				}
 			case "url":
-				return httpURLValid(v)
+				if !httpURLValid(m.Value) {
+					return false
+				}
 			case "email":
-				s, ok := v.(string)
-				return ok && stringLen(v, -1, 254) && emailRE.MatchString(s)
+				if !stringLen(m.Value, -1, 254) || !emailRE.MatchString(m.Value.Text) {
+					return false
+				}
 			}
-			return true
-		})
+		}
+		return true
 	case "endpoint":
-		e, ok := v.(map[string]any)
-		if !ok || !hasMember(e, "url") {
+		if v.Kind != Object || v.Get("url") == nil {
 			return false
 		}
-		return objectValid(e, func(k string, v any) bool {
-			switch k {
+		for _, m := range v.Members {
+			switch m.Name {
 			case "url":
-				return httpURLValid(v)
+				if !httpURLValid(m.Value) {
+					return false
+				}
 			case "method":
-				return oneOf(v, "GET", "POST", "PUT", "PATCH", "DELETE")
+				if !oneOf(m.Value, "GET", "POST", "PUT", "PATCH", "DELETE") {
+					return false
+				}
 			}
-			return true
-		})
-	case "inputs":
-		s, ok := v.(map[string]any)
-		return ok && hasMember(s, "type") && s["type"] == any("object")
-	case "output":
-		switch v.(type) {
-		case map[string]any, bool:
-			return true
 		}
-		return false
+		return true
+	case "inputs":
+		return v.Kind == Object && isText(v.Get("type"), "object")
+	case "output":
+		return v.Kind == Object || v.Kind == Bool
 	case "auth":
 		return authValid(v)
 	case "access":
 		return oneOf(v, "public", "restricted", "private")
 	case "tags":
-		tags, ok := v.([]any)
-		if !ok || len(tags) > 20 {
+		if v.Kind != Array || len(v.Items) > 20 {
 			return false
 		}
-		for i, t := range tags {
-			s, ok := t.(string)
-			if !ok || !tagShaped(s) {
+		for i, t := range v.Items {
+			if t.Kind != String || !tagShaped(t.Text) {
 				return false
 			}
-			for _, u := range tags[:i] {
-				if u == t {
+			for _, u := range v.Items[:i] {
+				if u.Text == t.Text {
 					return false
 				}
 			}
 		}
 		return true
 	case "examples":
-		examples, ok := v.([]any)
-		if !ok {
+		if v.Kind != Array {
 			return false
 		}
-		for _, e := range examples {
-			ex, ok := e.(map[string]any)
-			if !ok || !hasMember(ex, "title") || !hasMember(ex, "inputs") {
+		for _, ex := range v.Items {
+			if ex.Kind != Object {
 				return false
 			}
-			if !stringLen(ex["title"], 1, 200) {
-				return false
-			}
-			if _, ok := ex["inputs"].(map[string]any); !ok {
+			if title, inputs := ex.Get("title"), ex.Get("inputs"); title == nil || !stringLen(title, 1, 200) || inputs == nil || inputs.Kind != Object {
 				return false
 			}
 		}
@@ -162,13 +186,13 @@ func descriptorMemberValid(name string, v any) bool {
 }
 
 // authValid checks the auth member ($defs/auth).
-func authValid(v any) bool {
-	a, ok := v.(map[string]any)
-	if !ok || !hasMember(a, "type") {
+func authValid(a *Node) bool {
+	t := a.Get("type")
+	if a.Kind != Object || t == nil || t.Kind != String {
 		return false
 	}
 	var needs []string
-	switch a["type"] {
+	switch t.Text {
 	case "api_key":
 		needs = []string{"in", "name"}
 	case "oauth2":
@@ -180,59 +204,50 @@ func authValid(v any) bool {
 		return false
 	}
 	for _, n := range needs {
-		if !hasMember(a, n) {
+		if a.Get(n) == nil {
 			return false
 		}
 	}
-	return objectValid(a, func(k string, v any) bool {
-		switch k {
-		case "in":
-			return oneOf(v, "header", "query")
-		case "name":
-			return stringLen(v, 1, 256)
-		case "token_url", "authorization_url":
-			return httpURLValid(v)
-		case "scopes":
-			m, ok := v.(map[string]any)
-			if !ok {
-				return false
-			}
-			for _, s := range m {
-				if _, ok := s.(string); !ok {
-					return false
-				}
-			}
-			return true
-		case "instructions":
-			return stringLen(v, 1, 20000)
-		}
-		return true
-	})
-}
-
-func hasMember(m map[string]any, name string) bool {
-	_, ok := m[name]
-	return ok
-}
-
-// objectValid reports whether every member of m passes valid.
-func objectValid(m map[string]any, valid func(string, any) bool) bool {
-	for k, v := range m {
-		if !valid(k, v) {
+	for _, m := range a.Members {
+		if !authMemberValid(m.Name, m.Value) {
 			return false
 		}
 	}
 	return true
 }
 
+// authMemberValid checks one member of the auth object.
+func authMemberValid(k string, v *Node) bool {
+	switch k {
+	case "in":
+		return oneOf(v, "header", "query")
+	case "name":
+		return stringLen(v, 1, 256)
+	case "token_url", "authorization_url":
+		return httpURLValid(v)
+	case "scopes":
+		if v.Kind != Object {
+			return false
+		}
+		for _, s := range v.Members {
+			if s.Value.Kind != String {
+				return false
+			}
+		}
+		return true
+	case "instructions":
+		return stringLen(v, 1, 20000)
+	}
+	return true
+}
+
 // oneOf reports whether v is one of the strings (an "enum" of strings).
-func oneOf(v any, values ...string) bool {
-	s, ok := v.(string)
-	if !ok {
+func oneOf(v *Node, values ...string) bool {
+	if v.Kind != String {
 		return false
 	}
 	for _, w := range values {
-		if s == w {
+		if v.Text == w {
 			return true
 		}
 	}
@@ -241,11 +256,11 @@ func oneOf(v any, values ...string) bool {
 
 // stringLen reports whether v is a string of min to max code points (a
 // negative bound is none), as "minLength" and "maxLength" count.
-func stringLen(v any, min, max int) bool {
-	s, ok := v.(string)
-	if !ok {
+func stringLen(v *Node, min, max int) bool {
+	if v.Kind != String {
 		return false
 	}
+	s := v.Text
 	if min <= 0 && (max < 0 || len(s) <= max) {
 		return true // a code point takes at least one byte
 	}
@@ -255,12 +270,11 @@ func stringLen(v any, min, max int) bool {
 
 // labelValid is $defs/label: 1 to 120 code points, not all white space
 // (the pattern [^\t\n\v\f\r\u0085\p{Z}]).
-func labelValid(v any) bool {
-	s, ok := v.(string)
-	if !ok || !stringLen(v, 1, 120) {
+func labelValid(v *Node) bool {
+	if !stringLen(v, 1, 120) {
 		return false
 	}
-	for _, r := range s {
+	for _, r := range v.Text {
 		switch r {
 		case '\t', '\n', '\v', '\f', '\r', '\u0085':
 			continue
@@ -328,11 +342,11 @@ func tagShaped(s string) bool {
 
 // httpURLValid is $defs/http_url: at most 2048 code points and the pattern
 // ^https?://[A-Za-z0-9._~%!$&'()*+,;=:@\[\]-]+([/?#][!-~]*)?$.
-func httpURLValid(v any) bool {
-	s, ok := v.(string)
-	if !ok || !stringLen(v, -1, 2048) {
+func httpURLValid(v *Node) bool {
+	if !stringLen(v, -1, 2048) {
 		return false
 	}
+	s := v.Text
 	switch {
 	case strings.HasPrefix(s, "https://"):
 		s = s[len("https://"):]

@@ -1,7 +1,6 @@
 package skillcat
 
 import (
-	"encoding/json"
 	"math/big"
 	"regexp"
 	"strconv"
@@ -28,80 +27,71 @@ import (
 // generated schemas and instances, and FuzzExampleCheck on any.
 
 // examplesValid reports whether checkSkillSchemas is certain to find no
-// violation in the descriptor root, whose Value() is val.
-func examplesValid(root *Node, val any) bool {
-	m, ok := val.(map[string]any)
-	if !ok {
-		return false
-	}
+// violation in the descriptor root, in which no object repeats a member
+// name (duplicateMembers found none): it reads an object's members as the
+// members of its value.
+func examplesValid(root *Node) bool {
 	var inputs, output *quickSchema
 	if n := root.Get("inputs"); n != nil && n.Kind == Object && objectTyped(n) {
-		if inputs = newQuickSchema(n, m["inputs"]); inputs == nil {
+		if inputs = newQuickSchema(n); inputs == nil {
 			return false
 		}
 	}
 	if n := root.Get("output"); n != nil && (n.Kind == Object || n.Kind == Bool) {
-		if output = newQuickSchema(n, m["output"]); output == nil {
+		if output = newQuickSchema(n); output == nil {
 			return false
 		}
 	}
 	steps := 0
-	return eachExample(root, m, func(_ int, part string, _ *Node, val any) bool {
+	return eachExample(root, func(_ int, part string, n *Node) bool {
 		s := inputs
 		if part == "output" {
 			s = output
 		}
-		return s == nil || s.check(val, &steps)
+		return s == nil || s.check(n, &steps)
 	})
 }
 
-// quickSchema is a skill schema examplesValid can read: doc in the form
-// Node.Value gives, and the number of its schema positions.
+// quickSchema is a skill schema examplesValid can read, and the number of
+// its schema positions.
 type quickSchema struct {
-	doc   any
+	doc   *Node
 	nodes int
 }
 
-// newQuickSchema returns the schema n (whose Value() is doc) when the
-// library compiles it cleanly for certain and every keyword in it is one
-// schemaAccepts reads, and nil otherwise.
-func newQuickSchema(n *Node, doc any) *quickSchema {
-	if countValues(n, MaxSchemaValues) > MaxSchemaValues || !metaValid(doc) {
+// newQuickSchema returns the schema n when the library compiles it cleanly
+// for certain and every keyword in it is one schemaAccepts reads, and nil
+// otherwise.
+func newQuickSchema(n *Node) *quickSchema {
+	if countValues(n, MaxSchemaValues) > MaxSchemaValues || !metaValid(n) {
 		return nil
 	}
 	nodes := 0
-	if !quickReadable(doc, &nodes) {
+	if !quickReadable(n, &nodes) {
 		return nil
 	}
-	return &quickSchema{doc: doc, nodes: nodes}
+	return &quickSchema{doc: n, nodes: nodes}
 }
 
 // check reports whether the schema certainly accepts v, adding to *steps
 // a bound from above of the library's budget steps for it (budget.charge
 // applies each subschema of a schema without "$ref" at most once to each
 // value and member name of the instance); false past MaxValidationSteps.
-func (q *quickSchema) check(v any, steps *int) bool {
+func (q *quickSchema) check(v *Node, steps *int) bool {
 	*steps += q.nodes * instanceSize(v)
 	return *steps <= MaxValidationSteps && schemaAccepts(q.doc, v)
 }
 
 // instanceSize counts the values of v and its member names.
-func instanceSize(v any) int {
-	switch v := v.(type) {
-	case map[string]any:
-		n := 1
-		for _, m := range v {
-			n += 1 + instanceSize(m)
-		}
-		return n
-	case []any:
-		n := 1
-		for _, it := range v {
-			n += instanceSize(it)
-		}
-		return n
+func instanceSize(v *Node) int {
+	n := 1
+	for _, m := range v.Members {
+		n += 1 + instanceSize(m.Value)
 	}
-	return 1
+	for _, it := range v.Items {
+		n += instanceSize(it)
+	}
+	return n
 }
 
 // quickReadable reports whether the schema position s holds only keywords
@@ -109,26 +99,25 @@ func instanceSize(v any) int {
 // schema), with values it reads as the library does; it counts the schema
 // positions into *nodes. metaValid has already checked the keywords'
 // shapes.
-func quickReadable(s any, nodes *int) bool {
+func quickReadable(s *Node, nodes *int) bool {
 	*nodes++
-	m, ok := s.(map[string]any)
-	if !ok {
-		_, ok := s.(bool)
-		return ok
+	if s.Kind != Object {
+		return s.Kind == Bool
 	}
-	for k, v := range m {
-		switch k {
+	for _, m := range s.Members {
+		v := m.Value
+		switch m.Name {
 		case "$ref", "$dynamicRef", "$recursiveRef", "$id", "$anchor", "$dynamicAnchor", "$recursiveAnchor",
 			"$vocabulary", "unevaluatedItems", "unevaluatedProperties", "dependencies":
 			return false
 		case "maxLength", "minLength", "maxItems", "minItems", "maxContains", "minContains", "maxProperties", "minProperties":
 			// The library reads these through int64; keep to numbers no
 			// conversion can change.
-			if n, ok := v.(json.Number); !ok || len(n) > 15 {
+			if v.Kind != Number || len(v.Text) > 15 {
 				return false
 			}
 		case "pattern":
-			if !quickPattern(v.(string)) {
+			if !quickPattern(v.Text) {
 				return false
 			}
 		case "items", "contains", "additionalProperties", "propertyNames", "if", "then", "else", "not", "contentSchema":
@@ -136,17 +125,17 @@ func quickReadable(s any, nodes *int) bool {
 				return false
 			}
 		case "prefixItems", "allOf", "anyOf", "oneOf":
-			for _, sub := range v.([]any) {
+			for _, sub := range v.Items {
 				if !quickReadable(sub, nodes) {
 					return false
 				}
 			}
 		case "properties", "dependentSchemas", "patternProperties", "$defs", "definitions":
-			for name, sub := range v.(map[string]any) {
-				if k == "patternProperties" && !quickPattern(name) {
+			for _, sub := range v.Members {
+				if m.Name == "patternProperties" && !quickPattern(sub.Name) {
 					return false
 				}
-				if !quickReadable(sub, nodes) {
+				if !quickReadable(sub.Value, nodes) {
 					return false
 				}
 			}
@@ -167,44 +156,51 @@ func quickPattern(s string) bool {
 // quickReadable accepted, accepts the instance v as jsonschema/v6 judges
 // it (formats and contents not asserted, as the library compiles a skill's
 // schema).
-func schemaAccepts(s any, v any) bool {
-	m, ok := s.(map[string]any)
-	if !ok {
-		return s == true
+func schemaAccepts(s, v *Node) bool {
+	if s.Kind != Object {
+		return s.Kind == Bool && s.Text == "true"
 	}
-	for k, kv := range m {
-		if !keywordAccepts(m, k, kv, v) {
+	for _, m := range s.Members {
+		if !keywordAccepts(s, m.Name, m.Value, v) {
 			return false
 		}
 	}
 	return true
 }
 
-// keywordAccepts applies the keyword k of schema m, with value kv, to v.
+// keywordAccepts applies the keyword k of schema s, with value kv, to v.
 // Keywords that only annotate, or that the library does not know, accept
 // everything.
-func keywordAccepts(m map[string]any, k string, kv, v any) bool {
+func keywordAccepts(s *Node, k string, kv, v *Node) bool {
 	switch k {
 	case "type":
-		return typeAccepts(kv, v)
+		if kv.Kind != Array {
+			return typeAccepts(kv.Text, v)
+		}
+		for _, name := range kv.Items {
+			if typeAccepts(name.Text, v) {
+				return true
+			}
+		}
+		return false
 	case "const":
 		return jsonEqual(v, kv)
 	case "enum":
-		for _, e := range kv.([]any) {
+		for _, e := range kv.Items {
 			if jsonEqual(v, e) {
 				return true
 			}
 		}
 		return false
 	case "allOf":
-		for _, sub := range kv.([]any) {
+		for _, sub := range kv.Items {
 			if !schemaAccepts(sub, v) {
 				return false
 			}
 		}
 		return true
 	case "anyOf":
-		for _, sub := range kv.([]any) {
+		for _, sub := range kv.Items {
 			if schemaAccepts(sub, v) {
 				return true
 			}
@@ -212,7 +208,7 @@ func keywordAccepts(m map[string]any, k string, kv, v any) bool {
 		return false
 	case "oneOf":
 		matched := 0
-		for _, sub := range kv.([]any) {
+		for _, sub := range kv.Items {
 			if schemaAccepts(sub, v) {
 				matched++
 			}
@@ -222,39 +218,39 @@ func keywordAccepts(m map[string]any, k string, kv, v any) bool {
 		return !schemaAccepts(kv, v)
 	case "if":
 		if schemaAccepts(kv, v) {
-			then, ok := m["then"]
-			return !ok || schemaAccepts(then, v)
+			then := s.Get("then")
+			return then == nil || schemaAccepts(then, v)
 		}
-		els, ok := m["else"]
-		return !ok || schemaAccepts(els, v)
+		els := s.Get("else")
+		return els == nil || schemaAccepts(els, v)
 	}
-	switch v := v.(type) {
-	case string:
-		return stringKeywordAccepts(k, kv, v)
-	case json.Number:
+	switch v.Kind {
+	case String:
+		return stringKeywordAccepts(k, kv, v.Text)
+	case Number:
 		return numberKeywordAccepts(k, kv, v)
-	case []any:
-		return arrayKeywordAccepts(m, k, kv, v)
-	case map[string]any:
-		return objectKeywordAccepts(m, k, kv, v)
+	case Array:
+		return arrayKeywordAccepts(s, k, kv, v.Items)
+	case Object:
+		return objectKeywordAccepts(s, k, kv, v)
 	}
 	return true
 }
 
-func stringKeywordAccepts(k string, kv any, v string) bool {
+func stringKeywordAccepts(k string, kv *Node, v string) bool {
 	switch k {
 	case "minLength":
 		return utf8.RuneCountInString(v) >= intOf(kv)
 	case "maxLength":
 		return utf8.RuneCountInString(v) <= intOf(kv)
 	case "pattern":
-		re, err := compiledPattern(kv.(string))
+		re, err := compiledPattern(kv.Text)
 		return err == nil && re.MatchString(v)
 	}
 	return true
 }
 
-func numberKeywordAccepts(k string, kv any, v json.Number) bool {
+func numberKeywordAccepts(k string, kv, v *Node) bool {
 	switch k {
 	case "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf":
 	default:
@@ -294,14 +290,14 @@ func numberKeywordAccepts(k string, kv any, v json.Number) bool {
 	return new(big.Rat).Quo(n, limit).IsInt()
 }
 
-func arrayKeywordAccepts(m map[string]any, k string, kv any, v []any) bool {
+func arrayKeywordAccepts(s *Node, k string, kv *Node, v []*Node) bool {
 	switch k {
 	case "minItems":
 		return len(v) >= intOf(kv)
 	case "maxItems":
 		return len(v) <= intOf(kv)
 	case "uniqueItems":
-		if kv != true {
+		if kv.Kind != Bool || kv.Text != "true" {
 			return true
 		}
 		if len(v) > 64 {
@@ -316,15 +312,18 @@ func arrayKeywordAccepts(m map[string]any, k string, kv any, v []any) bool {
 		}
 		return true
 	case "prefixItems":
-		for i, sub := range kv.([]any) {
+		for i, sub := range kv.Items {
 			if i < len(v) && !schemaAccepts(sub, v[i]) {
 				return false
 			}
 		}
 		return true
 	case "items":
-		prefix, _ := m["prefixItems"].([]any)
-		for i := len(prefix); i < len(v); i++ {
+		prefix := 0
+		if p := s.Get("prefixItems"); p != nil {
+			prefix = len(p.Items)
+		}
+		for i := prefix; i < len(v); i++ {
 			if !schemaAccepts(kv, v[i]) {
 				return false
 			}
@@ -337,97 +336,97 @@ func arrayKeywordAccepts(m map[string]any, k string, kv any, v []any) bool {
 				matched++
 			}
 		}
-		if lo, ok := m["minContains"]; ok {
+		if lo := s.Get("minContains"); lo != nil {
 			if matched < intOf(lo) {
 				return false
 			}
 		} else if matched == 0 {
 			return false
 		}
-		hi, ok := m["maxContains"]
-		return !ok || matched <= intOf(hi)
+		hi := s.Get("maxContains")
+		return hi == nil || matched <= intOf(hi)
 	}
 	return true
 }
 
-func objectKeywordAccepts(m map[string]any, k string, kv any, v map[string]any) bool {
+func objectKeywordAccepts(s *Node, k string, kv, v *Node) bool {
 	switch k {
 	case "minProperties":
-		return len(v) >= intOf(kv)
+		return len(v.Members) >= intOf(kv)
 	case "maxProperties":
-		return len(v) <= intOf(kv)
+		return len(v.Members) <= intOf(kv)
 	case "required":
-		for _, name := range kv.([]any) {
-			if _, ok := v[name.(string)]; !ok {
+		for _, name := range kv.Items {
+			if v.Get(name.Text) == nil {
 				return false
 			}
 		}
 		return true
 	case "dependentRequired":
-		for name, reqd := range kv.(map[string]any) {
-			if _, ok := v[name]; !ok {
+		for _, dep := range kv.Members {
+			if v.Get(dep.Name) == nil {
 				continue
 			}
-			for _, r := range reqd.([]any) {
-				if _, ok := v[r.(string)]; !ok {
+			for _, r := range dep.Value.Items {
+				if v.Get(r.Text) == nil {
 					return false
 				}
 			}
 		}
 		return true
 	case "dependentSchemas":
-		for name, sub := range kv.(map[string]any) {
-			if _, ok := v[name]; ok && !schemaAccepts(sub, v) {
+		for _, dep := range kv.Members {
+			if v.Get(dep.Name) != nil && !schemaAccepts(dep.Value, v) {
 				return false
 			}
 		}
 		return true
 	case "propertyNames":
-		for name := range v {
-			if !schemaAccepts(kv, name) {
+		for _, m := range v.Members {
+			if !schemaAccepts(kv, nameNode(m)) {
 				return false
 			}
 		}
 		return true
 	case "properties":
-		props := kv.(map[string]any)
-		for name, val := range v {
-			if sub, ok := props[name]; ok && !schemaAccepts(sub, val) {
+		for _, m := range v.Members {
+			if sub := kv.Get(m.Name); sub != nil && !schemaAccepts(sub, m.Value) {
 				return false
 			}
 		}
 		return true
 	case "patternProperties":
-		for pattern, sub := range kv.(map[string]any) {
-			re, err := compiledPattern(pattern)
+		for _, p := range kv.Members {
+			re, err := compiledPattern(p.Name)
 			if err != nil {
 				return false
 			}
-			for name, val := range v {
-				if re.MatchString(name) && !schemaAccepts(sub, val) {
+			for _, m := range v.Members {
+				if re.MatchString(m.Name) && !schemaAccepts(p.Value, m.Value) {
 					return false
 				}
 			}
 		}
 		return true
 	case "additionalProperties":
-		props, _ := m["properties"].(map[string]any)
-		patterns, _ := m["patternProperties"].(map[string]any)
+		props, patterns := s.Get("properties"), s.Get("patternProperties")
 	members:
-		for name, val := range v {
-			if _, ok := props[name]; ok {
+		for _, m := range v.Members {
+			if props.Get(m.Name) != nil {
 				continue
 			}
-			for pattern := range patterns {
-				re, err := compiledPattern(pattern)
-				if err != nil {
-					return false
-				}
-				if re.MatchString(name) {
-					continue members
+			if patterns != nil {
+				for _, p := range patterns.Members {
+					re, err := compiledPattern(p.Name)
+					if err != nil {
+						return false
+					}
+					if re.MatchString(m.Name) {
+						continue members
+					}
 				}
 			}
-			if !schemaAccepts(kv, val) {
+			if !schemaAccepts(kv, m.Value) {
 				return false
 			}
 		}
@@ -436,121 +435,125 @@ func objectKeywordAccepts(m map[string]any, k string, kv any, v map[string]any) 
 	return true
 }
 
-// typeAccepts applies "type" (a name or a list of names): an integer is a
-// number whose value is whole, whatever its spelling ("1.0", "1e2").
-func typeAccepts(t, v any) bool {
-	names, ok := t.([]any)
-	if !ok {
-		names = []any{t}
+// nameNode returns a member's name as a String node: its Key, or a new
+// node where the parse kept none.
+func nameNode(m Member) *Node {
+	if m.Key != nil && m.Key.Kind == String && m.Key.Text == m.Name {
+		return m.Key
 	}
-	for _, name := range names {
-		switch name {
-		case "null":
-			if v == nil {
-				return true
-			}
-		case "boolean":
-			if _, ok := v.(bool); ok {
-				return true
-			}
-		case "string":
-			if _, ok := v.(string); ok {
-				return true
-			}
-		case "array":
-			if _, ok := v.([]any); ok {
-				return true
-			}
-		case "object":
-			if _, ok := v.(map[string]any); ok {
-				return true
-			}
-		case "number":
-			if _, ok := v.(json.Number); ok {
-				return true
-			}
-		case "integer":
-			if r, ok := numberRat(v); ok && r.IsInt() {
-				return true
-			}
+	return &Node{Kind: String, Text: m.Name}
+}
+
+// typeAccepts applies one name of "type": an integer is a number whose
+// value is whole, whatever its spelling ("1.0", "1e2").
+func typeAccepts(name string, v *Node) bool {
+	switch name {
+	case "null":
+		return v.Kind == Null
+	case "boolean":
+		return v.Kind == Bool
+	case "string":
+		return v.Kind == String
+	case "array":
+		return v.Kind == Array
+	case "object":
+		return v.Kind == Object
+	case "number":
+		return v.Kind == Number
+	case "integer":
+		if v.Kind != Number {
+			return false
 		}
+		if plainInteger(v.Text) {
+			return true
+		}
+		r, ok := numberRat(v)
+		return ok && r.IsInt()
 	}
 	return false
 }
 
 // jsonEqual reports whether two JSON values are equal as the library's
 // "const", "enum" and "uniqueItems" compare them: numbers by value.
-func jsonEqual(a, b any) bool {
-	switch a := a.(type) {
-	case map[string]any:
-		b, ok := b.(map[string]any)
-		if !ok || len(a) != len(b) {
+func jsonEqual(a, b *Node) bool {
+	if a.Kind != b.Kind {
+		return false
+	}
+	switch a.Kind {
+	case Object:
+		if len(a.Members) != len(b.Members) {
 			return false
 		}
-		for k, va := range a {
-			vb, ok := b[k]
-			if !ok || !jsonEqual(va, vb) {
+		for _, m := range a.Members {
+			vb := b.Get(m.Name)
+			if vb == nil || !jsonEqual(m.Value, vb) {
 				return false
 			}
 		}
 		return true
-	case []any:
-		b, ok := b.([]any)
-		if !ok || len(a) != len(b) {
+	case Array:
+		if len(a.Items) != len(b.Items) {
 			return false
 		}
-		for i := range a {
-			if !jsonEqual(a[i], b[i]) {
+		for i := range a.Items {
+			if !jsonEqual(a.Items[i], b.Items[i]) {
 				return false
 			}
 		}
 		return true
-	case json.Number:
-		b, ok := b.(json.Number)
-		if !ok {
-			return false
-		}
-		if a == b {
+	case Number:
+		if a.Text == b.Text {
 			return true
 		}
 		ra, ok1 := numberRat(a)
 		rb, ok2 := numberRat(b)
 		return ok1 && ok2 && ra.Cmp(rb) == 0
+	case Bool:
+		return (a.Text == "true") == (b.Text == "true")
+	case String:
+		return a.Text == b.Text
 	}
-	return a == b // nil, bool, string
+	return true // null
 }
 
-// smallInt returns the value of v when it is a plain integer literal of
-// at most 15 digits, which compares as its big.Rat does without making
-// one (most bounds and examples are such integers).
-func smallInt(v any) (int64, bool) {
-	n, ok := v.(json.Number)
-	digits := strings.TrimPrefix(string(n), "-")
-	if !ok || digits == "" || len(digits) > 15 {
-		return 0, false
+// plainInteger reports whether a number literal is an optional minus sign
+// and digits, so an integer whatever its size.
+func plainInteger(s string) bool {
+	s = strings.TrimPrefix(s, "-")
+	if s == "" {
+		return false
 	}
-	for i := 0; i < len(digits); i++ {
-		if digits[i] < '0' || digits[i] > '9' {
-			return 0, false
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
 		}
 	}
-	i, err := strconv.ParseInt(string(n), 10, 64)
+	return true
+}
+
+// smallInt returns the value of the number v when it is a plain integer
+// literal of at most 15 digits, which compares as its big.Rat does without
+// making one (most bounds and examples are such integers).
+func smallInt(v *Node) (int64, bool) {
+	if v.Kind != Number || len(strings.TrimPrefix(v.Text, "-")) > 15 || !plainInteger(v.Text) {
+		return 0, false
+	}
+	i, err := strconv.ParseInt(v.Text, 10, 64)
 	return i, err == nil
 }
 
 // numberRat returns a number's exact value, as the library reads it.
-func numberRat(v any) (*big.Rat, bool) {
-	n, ok := v.(json.Number)
-	if !ok {
+func numberRat(v *Node) (*big.Rat, bool) {
+	if v.Kind != Number {
 		return nil, false
 	}
-	return new(big.Rat).SetString(string(n))
+	return new(big.Rat).SetString(v.Text)
 }
 
 // intOf returns a length keyword's value, a plain integer literal
 // (metaValid) that quickReadable kept to 15 digits.
-func intOf(v any) int {
-	n, _ := strconv.Atoi(string(v.(json.Number)))
+func intOf(v *Node) int {
+	n, _ := strconv.Atoi(v.Text)
 	return n
 }
 

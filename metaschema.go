@@ -1,7 +1,6 @@
 package skillcat
 
 import (
-	"encoding/json"
 	"net/url"
 	"strings"
 )
@@ -29,20 +28,21 @@ const draft2020 = "https://json-schema.org/draft/2020-12/schema"
 // fails to compile there is compiled again under userSchemaURL.
 const trustedSchemaURL = "https://json-schema.org/skill.invalid/descriptor/"
 
-// metaValid reports whether doc, a schema in the form Node.Value gives
-// (a draft 2020-12 document at the root of its own resource), is certainly
-// valid against the draft 2020-12 metaschema. False means "not known",
-// not "invalid".
-func metaValid(doc any) bool { return metaSchemaValid(doc, true) }
+// metaValid reports whether the schema n (a draft 2020-12 document at the
+// root of its own resource) is certainly valid against the draft 2020-12
+// metaschema. False means "not known", not "invalid". It reads every
+// member of each object, duplicates included, so that true holds for the
+// value Node.Value gives too (its last member of a name).
+func metaValid(n *Node) bool { return metaSchemaValid(n, true) }
 
 // metaSchemaValid checks one schema position: an object or a boolean.
-func metaSchemaValid(v any, root bool) bool {
-	switch v := v.(type) {
-	case bool:
+func metaSchemaValid(n *Node, root bool) bool {
+	switch n.Kind {
+	case Bool:
 		return true
-	case map[string]any:
-		for k, val := range v {
-			if !metaKeywordValid(k, val, root) {
+	case Object:
+		for _, m := range n.Members {
+			if !metaKeywordValid(m.Name, m.Value, root) {
 				return false
 			}
 		}
@@ -55,97 +55,84 @@ func metaSchemaValid(v any, root bool) bool {
 // metaschema (its vocabularies and the top schema's legacy keywords) says
 // of that keyword. A name that is no keyword of the metaschema is not
 // checked by it, so any value passes.
-func metaKeywordValid(k string, v any, root bool) bool {
+func metaKeywordValid(k string, v *Node, root bool) bool {
 	switch k {
 	case "$schema":
-		return root && v == any(draft2020)
+		return root && v.Kind == String && v.Text == draft2020
 	case "$ref":
-		s, ok := v.(string)
-		return ok && localRef(s)
+		return v.Kind == String && localRef(v.Text)
 	case "$id", "$anchor", "$dynamicRef", "$dynamicAnchor", "$vocabulary", "$recursiveAnchor", "$recursiveRef":
 		return false // they change how references resolve: the library decides
 	case "$comment", "title", "description", "format", "contentEncoding", "contentMediaType":
-		_, ok := v.(string)
-		return ok
+		return v.Kind == String
 	case "deprecated", "readOnly", "writeOnly", "uniqueItems":
-		_, ok := v.(bool)
-		return ok
+		return v.Kind == Bool
 	case "const", "default":
 		return true
 	case "enum", "examples":
-		_, ok := v.([]any)
-		return ok
+		return v.Kind == Array
 	case "items", "contains", "additionalProperties", "propertyNames", "if", "then", "else", "not",
 		"unevaluatedItems", "unevaluatedProperties", "contentSchema":
 		return metaSchemaValid(v, false)
 	case "prefixItems", "allOf", "anyOf", "oneOf":
-		a, ok := v.([]any)
-		if !ok || len(a) == 0 {
+		if v.Kind != Array || len(v.Items) == 0 {
 			return false
 		}
-		for _, s := range a {
+		for _, s := range v.Items {
 			if !metaSchemaValid(s, false) {
 				return false
 			}
 		}
 		return true
 	case "properties", "$defs", "definitions", "dependentSchemas", "patternProperties":
-		m, ok := v.(map[string]any)
-		if !ok {
+		if v.Kind != Object {
 			return false
 		}
-		for name, s := range m {
-			if k == "patternProperties" && !validRegexp(name) || !metaSchemaValid(s, false) {
+		for _, m := range v.Members {
+			if k == "patternProperties" && !validRegexp(m.Name) || !metaSchemaValid(m.Value, false) {
 				return false
 			}
 		}
 		return true
 	case "dependencies":
-		m, ok := v.(map[string]any)
-		if !ok {
+		if v.Kind != Object {
 			return false
 		}
-		for _, d := range m {
-			if _, isArray := d.([]any); isArray && !uniqueStrings(d) || !isArray && !metaSchemaValid(d, false) {
+		for _, m := range v.Members {
+			if d := m.Value; d.Kind == Array && !uniqueStrings(d) || d.Kind != Array && !metaSchemaValid(d, false) {
 				return false
 			}
 		}
 		return true
 	case "type":
-		if s, ok := v.(string); ok {
-			return simpleType(s)
+		if v.Kind == String {
+			return simpleType(v.Text)
 		}
-		a, ok := v.([]any)
-		if !ok || len(a) == 0 || !uniqueStrings(v) {
+		if v.Kind != Array || len(v.Items) == 0 || !uniqueStrings(v) {
 			return false
 		}
-		for _, t := range a {
-			if !simpleType(t.(string)) {
+		for _, t := range v.Items {
+			if !simpleType(t.Text) {
 				return false
 			}
 		}
 		return true
 	case "maximum", "exclusiveMaximum", "minimum", "exclusiveMinimum":
-		_, ok := v.(json.Number)
-		return ok
+		return v.Kind == Number
 	case "multipleOf":
-		n, ok := v.(json.Number)
-		return ok && plainPositive(string(n))
+		return v.Kind == Number && plainPositive(v.Text)
 	case "maxLength", "minLength", "maxItems", "minItems", "maxContains", "minContains", "maxProperties", "minProperties":
-		n, ok := v.(json.Number)
-		return ok && digits(string(n))
+		return v.Kind == Number && digits(v.Text)
 	case "pattern":
-		s, ok := v.(string)
-		return ok && validRegexp(s)
+		return v.Kind == String && validRegexp(v.Text)
 	case "required":
 		return uniqueStrings(v)
 	case "dependentRequired":
-		m, ok := v.(map[string]any)
-		if !ok {
+		if v.Kind != Object {
 			return false
 		}
-		for _, r := range m {
-			if !uniqueStrings(r) {
+		for _, m := range v.Members {
+			if !uniqueStrings(m.Value) {
 				return false
 			}
 		}
@@ -180,19 +167,32 @@ func simpleType(s string) bool {
 	return false
 }
 
-// uniqueStrings reports whether v is an array of distinct strings.
-func uniqueStrings(v any) bool {
-	a, ok := v.([]any)
-	if !ok {
+// uniqueStrings reports whether n is an array of distinct strings.
+func uniqueStrings(n *Node) bool {
+	if n.Kind != Array {
 		return false
 	}
-	seen := make(map[string]bool, len(a))
-	for _, x := range a {
-		s, ok := x.(string)
-		if !ok || seen[s] {
+	for i, x := range n.Items {
+		if x.Kind != String {
 			return false
 		}
-		seen[s] = true
+		if len(n.Items) <= 16 {
+			for _, y := range n.Items[:i] {
+				if y.Text == x.Text {
+					return false
+				}
+			}
+		}
+	}
+	if len(n.Items) <= 16 {
+		return true
+	}
+	seen := make(map[string]bool, len(n.Items))
+	for _, x := range n.Items {
+		if seen[x.Text] {
+			return false
+		}
+		seen[x.Text] = true
 	}
 	return true
 }

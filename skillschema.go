@@ -120,7 +120,7 @@ func compileSkillSchema(src *Source, root *Node, path Path, member string, doc a
 }
 
 func compileNode(src *Source, root, n *Node, path Path, member string, doc any) (*SkillSchema, Violations) {
-	if metaValid(doc) {
+	if metaValid(n) {
 		if s := compileTrusted(doc, member); s != nil {
 			return s, nil
 		}
@@ -266,41 +266,41 @@ func countValues(n *Node, limit int) int {
 
 // checkSkillSchemas compiles the descriptor's inputs and output schemas and
 // validates each example against them. Members that the descriptor schema
-// already rejected are left alone.
-// val is root.Value().
-func checkSkillSchemas(ctx context.Context, src *Source, root *Node, val any) Violations {
-	if ctx.Err() == nil && examplesValid(root, val) {
+// already rejected are left alone. unique says that no object of root
+// repeats a member name (duplicateMembers found none), which the fast path
+// (examplesValid) needs.
+func checkSkillSchemas(ctx context.Context, src *Source, root *Node, unique bool) Violations {
+	if unique && ctx.Err() == nil && examplesValid(root) {
 		return nil // certainly what checkSkillSchemasLibrary would find
 	}
-	return checkSkillSchemasLibrary(ctx, src, root, val)
+	return checkSkillSchemasLibrary(ctx, src, root)
 }
 
 // checkSkillSchemasLibrary is checkSkillSchemas on the library's path:
 // each schema compiled by jsonschema/v6, each example validated by it.
-func checkSkillSchemasLibrary(ctx context.Context, src *Source, root *Node, val any) Violations {
+func checkSkillSchemasLibrary(ctx context.Context, src *Source, root *Node) Violations {
 	var vs Violations
-	m, _ := val.(map[string]any)
 	b := newBudget(ctx)
 	var inputs, output *SkillSchema
 	// An inputs whose type the descriptor schema rejected ("array") is not
 	// compiled: its examples would only repeat that one mistake.
 	if n := root.Get("inputs"); n != nil && n.Kind == Object && objectTyped(n) {
 		var v Violations
-		inputs, v = compileSkillSchema(src, root, Members("inputs"), "inputs", m["inputs"])
+		inputs, v = compileSkillSchema(src, root, Members("inputs"), "inputs", n.Value())
 		vs = append(vs, v...)
 	}
 	if n := root.Get("output"); n != nil && (n.Kind == Object || n.Kind == Bool) {
 		var v Violations
-		output, v = compileSkillSchema(src, root, Members("output"), "output", m["output"])
+		output, v = compileSkillSchema(src, root, Members("output"), "output", n.Value())
 		vs = append(vs, v...)
 	}
-	eachExample(root, m, func(i int, part string, n *Node, val any) bool {
+	eachExample(root, func(i int, part string, n *Node) bool {
 		s := inputs
 		if part == "output" {
 			s = output
 		}
 		if s != nil {
-			vs = append(vs, s.validateNode(b, src, root, n, val, Members("examples").Item(i).Member(part))...)
+			vs = append(vs, s.validateNode(b, src, root, n, n.Value(), Members("examples").Item(i).Member(part))...)
 		}
 		return true
 	})
@@ -308,30 +308,24 @@ func checkSkillSchemasLibrary(ctx context.Context, src *Source, root *Node, val 
 }
 
 // eachExample calls fn for each part of an example in the descriptor root
-// (m its Value()) that the skill's own schemas check, in order: an object
-// example's "inputs" when they are an object, then its "output" when it
-// has one; n is the part's node and val its decoded value. It stops, and
-// returns false, when fn does. checkSkillSchemas and examplesValid both
-// walk the examples by it, so the fast path checks exactly what the
-// library's path does.
-func eachExample(root *Node, m map[string]any, fn func(i int, part string, n *Node, val any) bool) bool {
+// that the skill's own schemas check, in order: an object example's
+// "inputs" when they are an object, then its "output" when it has one; n
+// is the part's node. It stops, and returns false, when fn does.
+// checkSkillSchemas and examplesValid both walk the examples by it, so the
+// fast path checks exactly what the library's path does.
+func eachExample(root *Node, fn func(i int, part string, n *Node) bool) bool {
 	examples := root.Get("examples")
 	if examples == nil || examples.Kind != Array {
 		return true
 	}
-	exVals, _ := m["examples"].([]any)
 	for i, ex := range examples.Items {
 		if ex.Kind != Object {
 			continue
 		}
-		var exVal map[string]any
-		if i < len(exVals) {
-			exVal, _ = exVals[i].(map[string]any)
-		}
-		if in := ex.Get("inputs"); in != nil && in.Kind == Object && !fn(i, "inputs", in, exVal["inputs"]) {
+		if in := ex.Get("inputs"); in != nil && in.Kind == Object && !fn(i, "inputs", in) {
 			return false
 		}
-		if out := ex.Get("output"); out != nil && !fn(i, "output", out, exVal["output"]) {
+		if out := ex.Get("output"); out != nil && !fn(i, "output", out) {
 			return false
 		}
 	}
