@@ -22,7 +22,8 @@ const minRedacted = 4
 
 // secrets lists the values of a credential in every form they can be
 // printed in (secretForms), so that nothing printed holds one. A custom
-// header "Authorization: Basic …" adds the user:password it encodes.
+// header's value of a scheme and a credential ("Token abc…") adds the
+// credential alone, and "Basic …" the user:password it encodes.
 func secrets(c client.Credential) []string {
 	var s []string
 	if len(c.Secret) >= minRedacted {
@@ -34,8 +35,12 @@ func secrets(c client.Credential) []string {
 				continue
 			}
 			s = append(s, secretForms(v)...)
-			if scheme, b64, ok := strings.Cut(v, " "); ok && strings.EqualFold(scheme, "basic") {
-				if pair, err := base64.StdEncoding.DecodeString(strings.TrimSpace(b64)); err == nil {
+			scheme, cred, ok := strings.Cut(v, " ")
+			if cred = strings.TrimSpace(cred); ok && len(cred) >= minRedacted {
+				s = append(s, secretForms(cred)...)
+			}
+			if b64 := cred; ok && strings.EqualFold(scheme, "basic") {
+				if pair, err := base64.StdEncoding.DecodeString(b64); err == nil {
 					user, pass, _ := strings.Cut(string(pair), ":")
 					s = append(s, basicSecrets(user, pass)...)
 				}

@@ -52,18 +52,39 @@ func TestInvokeHidesEchoedCredential(t *testing.T) {
 		}
 	}
 
+	// A custom auth's headers, echoed as the credential after its scheme
+	// and as the user:password a Basic value encodes.
+	const token, pass = "tok-5ecret-77", "pa55-word-88"
+	basicValue := "Basic " + base64.StdEncoding.EncodeToString([]byte("me:"+pass))
+	s := newCallSite(t, skillcat.Auth{Type: skillcat.AuthCustom, Instructions: "Send Authorization: Token <key> and X-Basic."})
+	s.handler = func(w http.ResponseWriter, r *http.Request) {
+		_, tok, _ := strings.Cut(r.Header.Get("Authorization"), " ")
+		user, pw, _ := r.BasicAuth()
+		if b, err := base64.StdEncoding.DecodeString(strings.TrimPrefix(r.Header.Get("X-Basic"), "Basic ")); err == nil {
+			user, pw, _ = strings.Cut(string(b), ":")
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusForbidden)
+		io.WriteString(w, `{"execution_id":"e","status":"failed","skill_id":"weather.forecast","timestamps":{"created_at":"2026-01-01T00:00:00Z","completed_at":"2026-01-01T00:00:01Z"},"error":{"code":"forbidden","message":`+jsonString("token "+tok+", user "+user+" password "+pw)+`}}`)
+	}
+	code, stdout, stderr := runSkillcat(t, map[string]string{"SKILLCAT_CREDENTIAL": "Authorization: Token " + token + "\nX-Basic: " + basicValue},
+		"invoke", s.srv.URL, "weather.forecast", "--input", "city=Berlin")
+	if code != exitInvalid || strings.Contains(stdout+stderr, token) || strings.Contains(stdout+stderr, pass) {
+		t.Errorf("custom auth: got exit %d %q %q, want 1 with neither %q nor %q", code, stdout, stderr, token, pass)
+	}
+
 	// The client secret of the client credentials grant, echoed by the
 	// token endpoint as the Authorization header it got (base64 of
 	// id:secret).
 	const id, secret = "app", "client-secret-42"
-	token := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	tokenSrv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(http.StatusUnauthorized)
 		io.WriteString(w, `{"error":"invalid_client","error_description":`+jsonString("got "+r.Header.Get("Authorization"))+`}`)
 	}))
-	defer token.Close()
-	s := newCallSite(t, skillcat.Auth{Type: skillcat.AuthOAuth2, TokenURL: token.URL + "/token"})
-	code, stdout, stderr := runSkillcat(t, map[string]string{"SKILLCAT_CLIENT_ID": id, "SKILLCAT_CLIENT_SECRET": secret},
+	defer tokenSrv.Close()
+	s = newCallSite(t, skillcat.Auth{Type: skillcat.AuthOAuth2, TokenURL: tokenSrv.URL + "/token"})
+	code, stdout, stderr = runSkillcat(t, map[string]string{"SKILLCAT_CLIENT_ID": id, "SKILLCAT_CLIENT_SECRET": secret},
 		"invoke", s.srv.URL, "weather.forecast", "--input", "city=Berlin")
 	basic := base64.StdEncoding.EncodeToString([]byte(id + ":" + secret))
 	if code != exitInvalid || !strings.Contains(stderr, "invalid_client") || strings.Contains(stdout+stderr, basic) || strings.Contains(stdout+stderr, secret) {
