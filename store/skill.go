@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -286,15 +285,33 @@ func (l *Loader) closeStmts() {
 // ListedKey returns a digest of everything Export writes, given the listed
 // skills (ListedEntries of all types): their rows and tags. Equal keys mean
 // equal exports.
+//
+// Each row's fields, a NUL after each (its tags joined by NULs as one
+// field), and a 1 after the row are gathered in a buffer hashed 8 KiB at a
+// time, not a Write per field with a slice and a join per row (100,000
+// allocations at 10,000 skills), the same bytes: a rebuild makes two calls
+// (the catalog's key, the type indexes').
 func ListedKey(skills []Row) string {
 	h := sha256.New()
-	for _, s := range skills {
-		for _, f := range []string{s.ID, s.Name, s.Version, s.CapabilityType, s.Access, s.Summary, s.ProviderName, s.Digest, strings.Join(s.Tags, "\x00")} {
-			io.WriteString(h, f)
-			h.Write([]byte{0})
+	buf := make([]byte, 0, 9<<10)
+	for i := range skills {
+		s := &skills[i]
+		for _, f := range [...]string{s.ID, s.Name, s.Version, s.CapabilityType, s.Access, s.Summary, s.ProviderName, s.Digest} {
+			buf = append(append(buf, f...), 0)
 		}
-		h.Write([]byte{1})
+		for j, t := range s.Tags {
+			if j > 0 {
+				buf = append(buf, 0)
+			}
+			buf = append(buf, t...)
+		}
+		buf = append(buf, 0, 1)
+		if len(buf) >= 8<<10 {
+			h.Write(buf)
+			buf = buf[:0]
+		}
 	}
+	h.Write(buf)
 	return hex.EncodeToString(h.Sum(nil))
 }
 
