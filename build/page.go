@@ -29,6 +29,9 @@ type pages struct {
 	// skill.html and what it calls are the built-in templates.
 	goSkill bool
 	views   *schemaViews // the schema views shown so far
+	// skillLinks are the links every skill page makes to the site's
+	// documents (link).
+	skillLinks skillLinks
 }
 
 // pageFiles are the page templates; each is parsed with the shared layout
@@ -55,7 +58,8 @@ func newPages(cfg Config, site Site) (*pages, error) {
 			return nil, err
 		}
 	}
-	p := &pages{cfg: cfg, routes: r, site: site, fsys: fsys, tmpls: map[string]*template.Template{}, sizes: map[string]*atomic.Int64{}, views: new(schemaViews)}
+	p := &pages{cfg: cfg, routes: r, site: site, fsys: fsys, tmpls: map[string]*template.Template{}, sizes: map[string]*atomic.Int64{}, views: new(schemaViews),
+		skillLinks: newSkillLinks(r, site.Exports)}
 	for _, name := range pageFiles {
 		t, err := base.Clone()
 		if err != nil {
@@ -173,13 +177,13 @@ func (d listItem) Tags() []string { return d.row.Tags }
 // newPage is what every page template gets for the page written to file.
 func (p *pages) newPage(file, title string, counts map[string]int) *page {
 	r := p.routes
-	pg := &page{Site: p.site, File: file, Root: r.link(file, r.home()), Title: title, Canonical: r.absolute(file), Dev: p.cfg.Dev}
+	pg := &page{Site: p.site, File: file, Root: p.link(file, r.home()), Title: title, Canonical: r.absolute(file), Dev: p.cfg.Dev}
 	links := exportLinks(r, p.site.Exports)
 	if len(links) > 0 {
 		pg.Exports = make([]exportLink, 0, len(links))
 	}
 	for _, l := range links {
-		l.Href = r.link(file, l.File)
+		l.Href = p.link(file, l.File)
 		pg.Exports = append(pg.Exports, l)
 	}
 	pg.Types = make([]string, 0, len(skillcat.CapabilityTypes))

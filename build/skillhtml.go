@@ -79,7 +79,7 @@ func isBuiltinSkill(t *template.Template) bool {
 // size is a hint of its length.
 func (p *pages) skillHTML(pg *page, size int) ([]byte, error) {
 	w := htmlOut{b: pageBuffer(size)}
-	home := p.routes.link(pg.File, p.routes.home())
+	home := p.link(pg.File, p.routes.home())
 	w.head(p, pg, home)
 	if pg.Skill != nil {
 		if err := w.skillMain(p, pg, home); err != nil {
@@ -127,7 +127,7 @@ func (w *htmlOut) json(lazy bool, html template.HTML, text string) {
 // head writes the built-in "head" template.
 func (w *htmlOut) head(p *pages, pg *page, home string) {
 	r := p.routes
-	asset := func(name string) { w.url(r.link(pg.File, r.asset(name))) }
+	asset := func(name string) { w.url(p.link(pg.File, r.asset(name))) }
 	w.raw("<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta http-equiv=\"Content-Security-Policy\" content=\"")
 	w.text(MetaContentSecurityPolicy)
 	w.raw("\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<meta name=\"color-scheme\" content=\"light dark\">\n<title>")
@@ -158,7 +158,7 @@ func (w *htmlOut) head(p *pages, pg *page, home string) {
 	w.raw("\">\n<link rel=\"stylesheet\" href=\"")
 	asset("highlight.css")
 	w.raw("\">\n<link rel=\"alternate\" type=\"application/json\" href=\"")
-	w.url(r.link(pg.File, r.index()))
+	w.url(p.link(pg.File, r.index()))
 	w.raw("\" title=\"Skill index\">\n")
 	if pg.Pager != nil {
 		if pg.Pager.Prev != "" {
@@ -221,7 +221,7 @@ func (w *htmlOut) head(p *pages, pg *page, home string) {
 	w.raw(`>All skills</a></li>`)
 	for _, t := range pg.Types {
 		w.raw("\n        <li><a href=\"")
-		w.url(r.link(pg.File, r.typePage(t)))
+		w.url(p.link(pg.File, r.typePage(t)))
 		w.raw(`"`)
 		if pg.Kind == "type" && pg.Type == t {
 			w.raw(` aria-current="page"`)
@@ -238,11 +238,11 @@ func (w *htmlOut) skillMain(p *pages, pg *page, home string) error {
 	r := p.routes
 	v, d := pg.Skill, pg.Skill.D
 	typ, access := string(d.CapabilityType), string(d.Access)
-	requestSchema := r.link(pg.File, r.schema("invocation-request.schema.json"))
+	requestSchema := p.link(pg.File, r.schema("invocation-request.schema.json"))
 	w.raw("\n<main id=\"main\">\n  <div class=\"wrap\">\n    <nav class=\"breadcrumbs\" aria-label=\"Breadcrumb\">\n      <ol><li><a href=\"")
 	w.url(home)
 	w.raw(`">All skills</a></li><li><a href="`)
-	w.url(r.link(pg.File, r.typePage(typ)))
+	w.url(p.link(pg.File, r.typePage(typ)))
 	w.raw(`">`)
 	w.text(typeTitle(typ))
 	w.raw(`</a></li><li><span aria-current="page">`)
@@ -352,11 +352,11 @@ func (w *htmlOut) skillMain(p *pages, pg *page, home string) error {
 	w.raw(".json</a> <span class=\"muted\">the descriptor as published</span></li>\n            <li>Digest <code class=\"digest\">")
 	w.text(v.Digest)
 	w.raw("</code></li>\n            <li>JSON Schemas: <a href=\"")
-	w.url(r.link(pg.File, r.schema("skill-descriptor.schema.json")))
+	w.url(p.link(pg.File, r.schema("skill-descriptor.schema.json")))
 	w.raw(`">descriptor</a>, <a href="`)
 	w.url(requestSchema)
 	w.raw(`">request</a>, <a href="`)
-	responseSchema := r.link(pg.File, r.schema("invocation-response.schema.json"))
+	responseSchema := p.link(pg.File, r.schema("invocation-response.schema.json"))
 	w.url(responseSchema)
 	w.raw("\">response</a></li>\n          </ul>\n        </section>\n      </div>\n\n      <section aria-labelledby=\"inputs\">\n        <h2 id=\"inputs\">Inputs</h2>\n        ")
 	w.schema(&v.Inputs)
@@ -393,13 +393,13 @@ func (w *htmlOut) skillMain(p *pages, pg *page, home string) error {
 func (w *htmlOut) foot(p *pages, pg *page) {
 	r := p.routes
 	w.raw("\n<footer class=\"site-footer\">\n  <div class=\"wrap\">\n    <p class=\"footer-links\"><span>For machines:</span>\n      <a href=\"")
-	w.url(r.link(pg.File, r.index()))
+	w.url(p.link(pg.File, r.index()))
 	w.raw("\">Skill index</a>\n      <a href=\"")
-	w.url(r.link(pg.File, r.search()))
+	w.url(p.link(pg.File, r.search()))
 	w.raw("\">Search index</a>\n      <a href=\"")
-	w.url(r.link(pg.File, r.catalogDB()))
+	w.url(p.link(pg.File, r.catalogDB()))
 	w.raw("\">catalog.sqlite</a>\n      <a href=\"")
-	w.url(r.link(pg.File, r.schema("skill-descriptor.schema.json")))
+	w.url(p.link(pg.File, r.schema("skill-descriptor.schema.json")))
 	w.raw(`">JSON Schemas</a>`)
 	for _, l := range pg.Exports {
 		w.raw("\n      <a href=\"")
