@@ -577,13 +577,15 @@ func constraints(sch *skillcat.Node) []constraint {
 		}
 		return string(v.AppendJSON(nil)), true
 	}
-	count := func(key, format, one, many string) {
+	// count words a bound on a count: lead, the number, then the noun
+	// (one for 1); concatenated, where fmt.Sprintf boxed both values.
+	count := func(key, lead, one, many string) {
 		if v, ok := num(key); ok {
 			noun := many
 			if v == "1" {
 				noun = one
 			}
-			cons = append(cons, constraint{Text: fmt.Sprintf(format, v, noun)})
+			cons = append(cons, constraint{Text: lead + v + " " + noun})
 		}
 	}
 	for _, k := range []struct{ key, label string }{
@@ -593,15 +595,15 @@ func constraints(sch *skillcat.Node) []constraint {
 			cons = append(cons, constraint{Text: k.label + v})
 		}
 	}
-	count("minLength", "at least %s %s", "character", "characters")
-	count("maxLength", "at most %s %s", "character", "characters")
+	count("minLength", "at least ", "character", "characters")
+	count("maxLength", "at most ", "character", "characters")
 	if p := sch.Get("pattern"); p != nil && p.Kind == skillcat.String {
 		cons = append(cons, constraint{Text: "matches", Code: p.Text})
 	}
-	count("minItems", "at least %s %s", "item", "items")
-	count("maxItems", "at most %s %s", "item", "items")
-	count("minProperties", "at least %s %s", "member", "members")
-	count("maxProperties", "at most %s %s", "member", "members")
+	count("minItems", "at least ", "item", "items")
+	count("maxItems", "at most ", "item", "items")
+	count("minProperties", "at least ", "member", "members")
+	count("maxProperties", "at most ", "member", "members")
 	if u := sch.Get("uniqueItems"); u != nil && u.Text == "true" {
 		cons = append(cons, constraint{Text: "unique items"})
 	}
