@@ -112,3 +112,51 @@ func (w *refWalk) schema(n *Node, ptr string) {
 		}
 	}
 }
+
+// refTo returns the JSON Pointer, within schema n whose URL is base, of
+// the first "$ref" in document order whose target, resolved against the
+// "$id"s around it, is target: the compiler names the reference it could
+// not follow by that URL alone. A target without a fragment matches a
+// reference whatever its fragment. It returns "" when none matches.
+func refTo(n *Node, base, target string) string {
+	b, err := url.Parse(base)
+	if err != nil {
+		return ""
+	}
+	return findRef(n, b, "", target, strings.Contains(target, "#"))
+}
+
+func findRef(n *Node, base *url.URL, ptr, target string, withFragment bool) string {
+	switch n.Kind {
+	case Array:
+		for i, item := range n.Items {
+			if at := findRef(item, base, fmt.Sprintf("%s/%d", ptr, i), target, withFragment); at != "" {
+				return at
+			}
+		}
+	case Object:
+		if id := n.Get("$id"); id != nil && id.Kind == String {
+			if u, err := base.Parse(id.Text); err == nil {
+				base = u
+			}
+		}
+		for _, m := range n.Members {
+			at := ptr + "/" + pointerEscaper.Replace(m.Name)
+			if m.Name == "$ref" && m.Value.Kind == String {
+				if u, err := base.Parse(m.Value.Text); err == nil {
+					if !withFragment {
+						u.Fragment, u.RawFragment = "", ""
+					}
+					if u.String() == target {
+						return at
+					}
+				}
+				continue
+			}
+			if found := findRef(m.Value, base, at, target, withFragment); found != "" {
+				return found
+			}
+		}
+	}
+	return ""
+}

@@ -138,7 +138,7 @@ func compileChecked(src *Source, root, n *Node, path Path, member string) (*Skil
 	c.DefaultDraft(jsonschema.Draft2020)
 	c.UseLoader(noLoader{})
 	if err := c.AddResource(url, doc); err != nil {
-		return nil, compileFailed(src, n, path, member, cleanSchemaError(err, url, member, dialectOf(n)))
+		return nil, compileFailed(src, n, path, member, url, err)
 	}
 	sch, err := c.Compile(url)
 	if err != nil {
@@ -152,7 +152,7 @@ func compileChecked(src *Source, root, n *Node, path Path, member string) (*Skil
 				return nil, vs
 			}
 		}
-		return nil, compileFailed(src, n, path, member, cleanSchemaError(err, url, member, dialectOf(n)))
+		return nil, compileFailed(src, n, path, member, url, err)
 	}
 	if cycle := refCycle(sch); cycle != nil {
 		at := schemaPath(n, cycle[0], url)
@@ -167,15 +167,26 @@ func compileChecked(src *Source, root, n *Node, path Path, member string) (*Skil
 	return &SkillSchema{sch: sch, doc: doc, url: url}, nil
 }
 
-// compileFailed is the violation of schema node n at path that did not
-// compile, said by the compiler as reason: or, when the trouble is with
-// its references, each problem with them in document order (refProblems),
-// which the compiler finds one at a time in no fixed order, each at the
-// member that has it.
-func compileFailed(src *Source, n *Node, path Path, member, reason string) Violations {
+// compileFailed is the violation of schema node n at path (its URL url)
+// that did not compile, said by the compiler as err: at the "$ref" it
+// could not follow when it names one, at the schema otherwise. When the
+// trouble is with its references, it is each problem with them in
+// document order (refProblems), which the compiler finds one at a time in
+// no fixed order, each at the member that has it.
+func compileFailed(src *Source, n *Node, path Path, member, url string, err error) Violations {
 	problems := refProblems(n, member)
 	if len(problems) == 0 {
-		return Violations{src.violation(n, path, "is not a valid JSON Schema: "+reason)}
+		var load *jsonschema.LoadURLError
+		var missing *jsonschema.JSONPointerNotFoundError
+		switch {
+		case errors.As(err, &load) && load.URL != strings.TrimSuffix(dialectOf(n), "#"):
+			problems = []refProblem{{refTo(n, url, load.URL), ""}}
+		case errors.As(err, &missing):
+			problems = []refProblem{{refTo(n, url, missing.URL), ""}}
+		default:
+			problems = []refProblem{{"", ""}}
+		}
+		problems[0].reason = cleanSchemaError(err, url, member, dialectOf(n))
 	}
 	vs := make(Violations, len(problems))
 	for i, p := range problems {
