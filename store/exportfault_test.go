@@ -3,7 +3,6 @@ package store_test
 import (
 	"context"
 	"errors"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -32,11 +31,7 @@ func TestFaultGuardExport(t *testing.T) {
 	}
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "cache.sqlite")
-	rows := make([]store.Row, 400)
-	for i := range rows {
-		rows[i] = keptRow(i, "public")
-		rows[i].Summary = fmt.Sprintf("%0*d", 3000, i) // rows over many pages
-	}
+	rows := manyPageRows()
 	keptCache(t, path, rows)
 	tx, _ := beginCache(t, path) // not ended: the fault leaves its connection locked
 	if _, err := tx.Sources(ctx); err != nil {

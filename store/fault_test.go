@@ -19,11 +19,7 @@ import (
 func TestFaultGuard(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "cache.sqlite")
-	rows := make([]store.Row, 400)
-	for i := range rows {
-		rows[i] = keptRow(i, "public")
-		rows[i].Summary = fmt.Sprintf("%0*d", 3000, i) // rows over many pages
-	}
+	rows := manyPageRows()
 	keptCache(t, path, rows)
 	c, err := store.OpenCache(ctx, path, "v")
 	if err != nil {
@@ -54,4 +50,15 @@ func TestFaultGuard(t *testing.T) {
 		t.Fatal("no answer")
 	}
 	// The connection is left as it is: its locks are held (see OnFault).
+}
+
+// manyPageRows are 400 public rows whose summaries spread them over many
+// of the cache's pages, so that a file cut short is met mid-read.
+func manyPageRows() []store.Row {
+	rows := make([]store.Row, 400)
+	for i := range rows {
+		rows[i] = keptRow(i, "public")
+		rows[i].Summary = fmt.Sprintf("%0*d", 3000, i)
+	}
+	return rows
 }
