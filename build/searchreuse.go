@@ -100,8 +100,13 @@ func previousPostings(ctx context.Context, o *output, cache *store.CacheTx, r ro
 			return nil, nil, fmt.Errorf("%w: %s: %v", errCache, file, err)
 		}
 	}
+	previousSearchRead()
 	return postings, kept, nil
 }
+
+// previousSearchRead is called when the previous search index's postings
+// are read back (previousPostings); tests replace it.
+var previousSearchRead = func() {}
 
 // readShard adds the postings of one shard (encodeShard) to postings,
 // each document renumbered (or dropped, at -1).
