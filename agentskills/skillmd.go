@@ -120,7 +120,10 @@ func Document(s *Skill) ([]byte, error) {
 }
 
 // DocumentWith is Document made with the skill's Instructions, already
-// made (for llms-full.txt, say).
+// made (for llms-full.txt, say). Of s.Descriptor it reads only what an
+// index row holds (id, name, version, capability type, access, the
+// provider's name) and the endpoint's URL, so a caller that kept those
+// need not decode the descriptor again.
 func DocumentWith(s *Skill, ins []byte) []byte {
 	d := s.Descriptor
 	desc := Description(s.Summary, d.Name, d.ID, d.CapabilityType, d.Provider.Name)

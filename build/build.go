@@ -170,7 +170,7 @@ func (e *InvalidError) Unwrap() []error { return []error{ErrInvalidContent, e.Vi
 // content is invalid.
 func Validate(ctx context.Context, cfg Config) (*Result, error) {
 	start := time.Now()
-	cat, res, err := load(ctx, cfg, nil, nil)
+	cat, res, err := load(ctx, cfg, nil, nil, nil, buildKeys{})
 	if cat != nil {
 		cat.close()
 	}
@@ -360,7 +360,16 @@ func build(ctx context.Context, cfg Config, cache *store.CacheTx, sources func()
 			}
 		}()
 	}
-	cat, res, err := load(ctx, cfg, cache, sources)
+	if cache == nil {
+		// Nothing of a previous build is taken: the new tree is made
+		// before the load, for each listed skill's own files to be made
+		// as soon as it is parsed (eagerRun).
+		if o, err = newOutput(cfg, nil); err != nil {
+			return &Result{}, fmt.Errorf("write %s: %w", cfg.Out, err)
+		}
+		defer o.abandon()
+	}
+	cat, res, err := load(ctx, cfg, cache, sources, o, keys)
 	mark := time.Now()
 	exportsEarly := aside != nil && err == nil && cat.db.ExportsAside()
 	if aside != nil {
@@ -370,6 +379,7 @@ func build(ctx context.Context, cfg Config, cache *store.CacheTx, sources func()
 		close(aside)
 	}
 	var listed []store.Row
+	var counts map[string]int
 	if err == nil {
 		defer cat.close()
 		cat.cache = cache
@@ -379,6 +389,11 @@ func build(ctx context.Context, cfg Config, cache *store.CacheTx, sources func()
 		if listed, cat.listing = cat.listing, nil; listed == nil {
 			if listed, err = cat.db.ListedEntries(ctx, ""); err != nil {
 				err = fmt.Errorf("render: query listed skills: %w", ctxErr(ctx, err))
+			}
+		}
+		if err == nil {
+			if counts, err = cat.db.CountByType(ctx); err != nil {
+				err = fmt.Errorf("render: count skills: %w", ctxErr(ctx, err))
 			}
 		}
 		if err == nil && cache != nil {
@@ -431,7 +446,9 @@ func build(ctx context.Context, cfg Config, cache *store.CacheTx, sources func()
 			}
 		}()
 		afterReads = func() {}
-	} else if cat.db.ExportsAside() {
+	} else if cat.db.ExportsAside() || cat.eager.madeAll(listed) {
+		// On a connection of its own, or on the index's one that render
+		// no longer reads (every skill's files made at its parse).
 		ectx, cancel := context.WithCancel(ctx)
 		defer func() { cancel(); <-exportDone }()
 		go func() {
@@ -442,7 +459,7 @@ func build(ctx context.Context, cfg Config, cache *store.CacheTx, sources func()
 	} else {
 		close(exportDone)
 	}
-	err = render(ctx, cfg, cat, listed, o, keys, afterReads)
+	err = render(ctx, cfg, cat, listed, counts, o, keys, afterReads)
 	if err == nil {
 		<-exportDone
 		res.FeedRestarted = cat.feedRestarted
@@ -667,9 +684,13 @@ type catalog struct {
 	// listing is the index's listing as the load kept it, or nil when it
 	// is to be read from the index (ListedEntries).
 	listing []store.Row
+	// eager is what the load made of each listed skill as it parsed it,
+	// or nil (a build with a cache).
+	eager *eagerRun
 }
 
 func (c *catalog) close() {
+	c.eager.close()
 	c.db.Close()
 }
 
@@ -680,7 +701,11 @@ func (c *catalog) close() {
 // of it outlives the build; with one, it is the index the cache keeps
 // (store.CacheTx.Index), brought up to date with the sources that changed
 // (updateIndex).
-func load(ctx context.Context, cfg Config, cache *store.CacheTx, sources func() ([]SourceFile, skillcat.Violations)) (*catalog, *Result, error) {
+//
+// With o (a build without a cache: nothing of a previous build is taken
+// from its output), each listed skill's own files are made into o as soon
+// as its source is parsed (eagerRun); its pages are made with keys.
+func load(ctx context.Context, cfg Config, cache *store.CacheTx, sources func() ([]SourceFile, skillcat.Violations), o *output, keys buildKeys) (*catalog, *Result, error) {
 	res := &Result{}
 	mark := time.Now()
 	display := sourceName(cfg)
@@ -726,10 +751,15 @@ func load(ctx context.Context, cfg Config, cache *store.CacheTx, sources func() 
 		return fail(fmt.Errorf("index: %w", ctxErr(ctx, err)))
 	}
 	defer x.close()
+	if o != nil && cache == nil {
+		if cat.eager, err = newEagerRun(ctx, cfg, site, o, keys); err != nil {
+			return fail(fmt.Errorf("write %s: %w", cfg.Out, err))
+		}
+	}
 	if cache != nil {
 		err = updateIndex(ctx, cfg, files, display, cache, x)
 	} else {
-		err = parseSources(ctx, cfg.Content, files, display, cfg.Workers, nil, x)
+		err = parseSources(ctx, cfg.Content, files, display, cfg.Workers, nil, x, cat.eager)
 	}
 	if errors.Is(err, errDuplicate) {
 		// Some source claims an id another holds: the build fails. Its
@@ -737,7 +767,7 @@ func load(ctx context.Context, cfg Config, cache *store.CacheTx, sources func() 
 		// which of the claimants is the duplicate.
 		x.close()
 		cat.close()
-		cold, res, err := load(ctx, cfg, nil, nil)
+		cold, res, err := load(ctx, cfg, nil, nil, nil, buildKeys{})
 		if err == nil {
 			cold.close()
 			return nil, res, fmt.Errorf("%w: the kept index found a duplicate id that the sources do not hold", errCache)
@@ -770,6 +800,11 @@ func load(ctx context.Context, cfg Config, cache *store.CacheTx, sources func() 
 	vs.Sort()
 	if vs.HasErrors() {
 		return fail(&InvalidError{Violations: vs})
+	}
+	if cat.eager != nil {
+		if err := cat.eager.finish(); err != nil {
+			return fail(fmt.Errorf("render: %w", ctxErr(ctx, err)))
+		}
 	}
 	res.Warnings = vs
 	cat.listing = x.listing

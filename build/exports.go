@@ -118,6 +118,9 @@ type exportRun struct {
 	// descriptor digest.
 	endpoints []string
 	known     map[string]string
+	// eager holds the instructions and endpoints of the skills made at
+	// their parse (a cold build's), or is nil.
+	eager *eagerRun
 }
 
 // The kinds of the rebuild cache's parts the exports keep.
@@ -227,7 +230,7 @@ func newExportRun(ctx context.Context, r routes, cat *catalog, listed []store.Ro
 	if !on.AgentSkills && !on.APICatalog && !on.LLMsTxt {
 		return nil, nil
 	}
-	x := &exportRun{ctx: ctx, cache: cat.cache, r: r, on: on, site: cat.site, listed: listed, o: o, keys: keys}
+	x := &exportRun{ctx: ctx, cache: cat.cache, r: r, on: on, site: cat.site, listed: listed, o: o, keys: keys, eager: cat.eager}
 	ids := make([]string, len(listed))
 	for i, s := range listed {
 		ids[i] = s.ID
@@ -377,11 +380,12 @@ func (x *exportRun) abort() {
 	}
 }
 
-// wants says whether the descriptor of skill i (its index in the
-// listing) is needed for the exports, and whether its SKILL.md is fresh, taken from
+// wants says whether skill i (its index in the listing) has exports to
+// make (one), for which its descriptor is needed unless the skill was made
+// at its parse (eagerRun), and whether its SKILL.md is fresh, taken from
 // the previous output. It notes what is taken without the descriptor: a
 // block of llms-full.txt copied from the previous one, an endpoint the
-// cache kept.
+// cache or the eager run kept.
 func (x *exportRun) wants(i int) (need, mdFresh bool) {
 	e := &x.listed[i]
 	md := x.r.skillMD(x.names[i])
@@ -399,6 +403,8 @@ func (x *exportRun) wants(i int) (need, mdFresh bool) {
 	if needAPI {
 		if u, ok := x.known[e.Digest]; ok {
 			x.endpoints[i], needAPI = u, false
+		} else if m, ok := x.eager.skill(e.ID); ok {
+			x.endpoints[i], needAPI = m.endpoint, false
 		}
 	}
 	need = (x.on.AgentSkills && !mdFresh) || needFull || needAPI
@@ -408,7 +414,9 @@ func (x *exportRun) wants(i int) (need, mdFresh bool) {
 // one makes what skill i needs made, writing only its own slots; decode
 // gives its descriptor, decoded once for its page and its exports. A
 // fresh SKILL.md gives llms-full.txt its instructions, so that its
-// descriptor need not be decoded unless the API catalog wants it.
+// descriptor need not be decoded unless the API catalog wants it; a skill
+// made at its parse gives them from the eager run's spill, and its
+// descriptor is never decoded.
 func (x *exportRun) one(i int, decode func() (*skillcat.SkillDescriptor, error), mdFresh bool) error {
 	r, o, e := x.r, x.o, &x.listed[i]
 	name := x.names[i]
@@ -421,7 +429,14 @@ func (x *exportRun) one(i int, decode func() (*skillcat.SkillDescriptor, error),
 	if mdFresh && needFull {
 		ins = o.previous(md)
 	}
-	if needMD || (needFull && ins == nil) || needAPI {
+	if m, ok := x.eager.skill(e.ID); ok && ins == nil && (needMD || needFull) {
+		var err error
+		if ins, err = x.eager.spill.read(m.ins); err != nil {
+			return fmt.Errorf("skill %q: %w", e.ID, err)
+		}
+		s.Descriptor = m.front(e)
+	}
+	if s.Descriptor == nil && (needMD || (needFull && ins == nil) || needAPI) {
 		d, err := decode()
 		if err != nil {
 			return fmt.Errorf("skill %q: %w", e.ID, err)

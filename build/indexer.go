@@ -34,6 +34,9 @@ type indexer struct {
 	// Counts: sources parsed this run (the rest came from the cache), and
 	// loaded skills listed and withheld as private.
 	parsed, listed, private int
+	// failed is set once a source has an error, or claims an id another
+	// holds: the build will fail.
+	failed bool
 	// listing is the index's listing as the load kept it (the temporary
 	// index's, store.Loader.Listing), set by finish; nil when it must be
 	// read from the index.
@@ -76,6 +79,7 @@ func (x *indexer) add(ctx context.Context, path, display string, p parsed) error
 		return p.cacheErr
 	}
 	x.vs = append(x.vs, p.vs...)
+	x.failed = x.failed || p.vs.HasErrors()
 	if !p.cached {
 		x.parsed++
 	}
@@ -92,6 +96,7 @@ func (x *indexer) add(ctx context.Context, path, display string, p parsed) error
 	src := indexedSource{display: display, id: p.row.ID, idLine: p.idLine, idColumn: p.idColumn,
 		listed: p.row.Access != string(skillcat.Private)}
 	if dup != nil {
+		x.failed = true
 		x.vs = append(x.vs, x.idViolation(src,
 			fmt.Sprintf("id %q is already used by %s; ids must be unique", dup.ID, skillcat.EscapeName(x.sources[dup.Other].display))))
 		return nil
@@ -270,7 +275,7 @@ func updateIndex(ctx context.Context, cfg Config, files []SourceFile, display fu
 			return err
 		}
 	}
-	if err := parseSources(ctx, cfg.Content, changed, display, cfg.Workers, cache, x); err != nil {
+	if err := parseSources(ctx, cfg.Content, changed, display, cfg.Workers, cache, x, nil); err != nil {
 		return err
 	}
 	if err := x.flush(ctx, cache, display); err != nil {

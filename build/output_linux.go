@@ -198,3 +198,15 @@ func hasRoom(dir string) bool {
 	}
 	return st.Bavail >= st.Blocks/64 && (st.Files == 0 || st.Ffree >= st.Files/64)
 }
+
+// tmpFile opens an unnamed file on dir's file system (O_TMPFILE): it never
+// shows in dir, and is freed once closed, however the process ends. Where
+// the file system cannot make one, it is a file of the system's temporary
+// folder, removed as soon as it is open.
+func tmpFile(dir string) (*os.File, error) {
+	fd, err := unix.Open(dir, unix.O_TMPFILE|unix.O_RDWR|unix.O_CLOEXEC, 0o600)
+	if err != nil {
+		return unnamedTemp()
+	}
+	return os.NewFile(uintptr(fd), ""), nil // no name: close removes none
+}

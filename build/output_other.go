@@ -90,3 +90,7 @@ func folderMode() uint32 { return 0o755 }
 
 // hasRoom is true here: no spare is kept without an exchange.
 func hasRoom(dir string) bool { return true }
+
+// tmpFile opens a file of the system's temporary folder no name leads to
+// (unnamedTemp): there is no O_TMPFILE here.
+func tmpFile(dir string) (*os.File, error) { return unnamedTemp() }

@@ -201,21 +201,25 @@ func (p *pages) newPage(file, title string, counts map[string]int) *page {
 	return pg
 }
 
+// itemOf is the listing's item of the skill s. Pages write a control
+// character of its texts as U+FFFD: a row that holds one is shown from a
+// printable copy.
+func itemOf(s *store.Row) listItem {
+	name, summary, provider := skillcat.Printable(s.Name), skillcat.Printable(s.Summary), skillcat.Printable(s.ProviderName)
+	if name != s.Name || summary != s.Summary || provider != s.ProviderName {
+		c := *s
+		c.Name, c.Summary, c.ProviderName = name, summary, provider
+		s = &c
+	}
+	return listItem{s}
+}
+
 // items lists skills for the home and type pages, by name (case-folded,
 // then by id, so the order is total and stable).
 func items(skills []store.Row) []listItem {
 	out := make([]listItem, len(skills))
 	for i := range skills {
-		s := &skills[i]
-		// Pages write a control character of these texts as U+FFFD; a row
-		// that holds one is shown from a printable copy.
-		name, summary, provider := skillcat.Printable(s.Name), skillcat.Printable(s.Summary), skillcat.Printable(s.ProviderName)
-		if name != s.Name || summary != s.Summary || provider != s.ProviderName {
-			c := *s
-			c.Name, c.Summary, c.ProviderName = name, summary, provider
-			s = &c
-		}
-		out[i] = listItem{s}
+		out[i] = itemOf(&skills[i])
 	}
 	sort.SliceStable(out, func(i, j int) bool {
 		a, b := strings.ToLower(out[i].Name()), strings.ToLower(out[j].Name())

@@ -37,18 +37,34 @@ type parsed struct {
 	idColumn int
 	cached   bool  // taken from the cache, not parsed
 	cacheErr error // the cache could not be read
+	// desc and tree are the descriptor as decoded from its source and
+	// that source's tree, for the worker that parsed it (eagerRun.make),
+	// which clears them: they are not carried on to the index.
+	desc *skillcat.SkillDescriptor
+	tree *skillcat.Node
 }
 
 // parseSources parses and validates every source in parallel, reusing the
 // cache's result for a source whose identity or bytes are unchanged,
 // and hands each result to x in source order as soon as its turn comes (so
 // which of two sources claiming one id is the duplicate never depends on
-// timing).
+// timing). With e (a cold build's eagerRun, else nil), the worker that
+// parsed a listed skill makes its own files at once.
 func parseSources(ctx context.Context, fsys fs.FS, files []SourceFile, display func(string) string,
-	workers int, cache *store.CacheTx, x *indexer) error {
+	workers int, cache *store.CacheTx, x *indexer, e *eagerRun) error {
 	return orderedMap(ctx, len(files), workerCount(workers),
-		func(i int) parsed { return parseCached(ctx, fsys, &files[i], display(files[i].Path), cache) },
-		func(i int, p parsed) error { return x.add(ctx, files[i].Path, display(files[i].Path), p) })
+		func(i int) parsed {
+			p := parseCached(ctx, fsys, &files[i], display(files[i].Path), cache)
+			e.make(i, &p)
+			return p
+		},
+		func(i int, p parsed) error {
+			err := x.add(ctx, files[i].Path, display(files[i].Path), p)
+			if x.failed {
+				e.stop() // the build fails: nothing more is worth making
+			}
+			return err
+		})
 }
 
 // orderedMap calls work(i) for every i below n, on up to workers goroutines
@@ -229,7 +245,7 @@ func parseSource(ctx context.Context, f SourceFile, name string) parsed {
 		Descriptor:     published,
 		Digest:         "sha256:" + hex.EncodeToString(sum[:]),
 	}
-	p := parsed{row: row, vs: vs}
+	p := parsed{row: row, vs: vs, desc: d, tree: root}
 	p.idLine, p.idColumn = src.Position(root.Get("id"))
 	return p
 }

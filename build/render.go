@@ -35,15 +35,19 @@ type File struct {
 //
 // afterReads is called once every read of the index is done (after the
 // skill pages' stream), on a goroutine of its own beside the last
-// aggregate exports; render returns after it does.
-func render(ctx context.Context, cfg Config, cat *catalog, listed []store.Row, o *output, keys buildKeys, afterReads func()) error {
-	counts, err := cat.db.CountByType(ctx)
-	if err != nil {
-		return fmt.Errorf("count skills: %w", err)
-	}
-	pages, err := newPages(cfg, cat.site)
-	if err != nil {
-		return err
+// aggregate exports; render returns after it does. counts are the listed
+// skills by capability type (store.DB.CountByType).
+//
+// The skills made at their parse (cat.eager) need only their exports'
+// documents made, from what the eager run kept: their descriptors are not
+// read again.
+func render(ctx context.Context, cfg Config, cat *catalog, listed []store.Row, counts map[string]int, o *output, keys buildKeys, afterReads func()) error {
+	pages := cat.eager.pagesOr()
+	if pages == nil {
+		var err error
+		if pages, err = newPages(cfg, cat.site); err != nil {
+			return err
+		}
 	}
 	docs := items(listed)
 	g, gctx := errgroup.WithContext(ctx)
@@ -95,7 +99,7 @@ func render(ctx context.Context, cfg Config, cat *catalog, listed []store.Row, o
 		}
 		return nil
 	})
-	err = g.Wait()
+	err := g.Wait()
 	cat.searchTime = collecting + encoding
 	return err
 }
@@ -294,9 +298,22 @@ func renderSkills(ctx context.Context, cfg Config, p *pages, cat *catalog, liste
 		}
 	}
 	var err error
-	if o.prev == nil {
+	if o.prev == nil && cat.eager.madeAll(listed) {
+		// Cold, every skill's own files made at its parse: only its part
+		// of the exports is left, made from what the eager run kept.
+		for at := range listed {
+			if x == nil {
+				break
+			}
+			if export, mdFresh := x.wants(at); export {
+				if err = send(listed[at].ID, at, nil, false, true, mdFresh); err != nil {
+					break
+				}
+			}
+		}
+	} else if o.prev == nil {
 		// Cold: every file is made; stream every descriptor out of the
-		// index.
+		// index, but for the pages made at their parse.
 		err = cat.db.EachDescriptor(gctx, func(id string, d []byte) error {
 			at, ok := listingIndex(listed, id)
 			if !ok {
@@ -306,7 +323,8 @@ func renderSkills(ctx context.Context, cfg Config, p *pages, cat *catalog, liste
 			if x != nil {
 				export, mdFresh = x.wants(at)
 			}
-			return send(id, at, d, true, export, mdFresh)
+			_, made := cat.eager.skill(id)
+			return send(id, at, d, !made, export, mdFresh)
 		})
 	} else {
 		err = renderStale(gctx, cat, listed, x, search, stale, send)

@@ -193,10 +193,15 @@ func newPostingsRun(ctx context.Context, cat *catalog, docs []listItem, digests 
 		results: make(chan docTokensOf, 64), merged: make(chan struct{})}
 	r.missing = make(map[string]int, len(docs))
 	// Only the rebuild cache reads the keys: a build without one tokenizes
-	// every skill and keeps no key (~11 MB at 100,000 skills).
+	// every skill but those made at their parse (eagerRun), and keeps no
+	// key (~11 MB at 100,000 skills).
 	if cat.cache == nil {
+		var made []bool
+		r.postings, made = cat.eager.postingsFor(docs)
 		for i := range docs {
-			r.missing[docs[i].ID()] = i
+			if !made[i] {
+				r.missing[docs[i].ID()] = i
+			}
 		}
 		r.start()
 		return r, nil
@@ -307,11 +312,27 @@ func (r *postingsRun) wants(id string) (int, bool) {
 // them to the merger. It may be called from any goroutine, once a
 // document, before finish.
 func (r *postingsRun) tokenize(doc int, description string) {
+	r.tokenizeItem(doc, &r.docs[doc], description)
+}
+
+// tokenizeItem is tokenize for a document d that need not be one of r's
+// docs (a merger's, newTokenMerger).
+func (r *postingsRun) tokenizeItem(doc int, d *listItem, description string) {
 	start := time.Now()
 	toks := tokenLists.Get().(*[]foundToken)
-	*toks = docTokenList(*toks, &r.docs[doc], description)
+	*toks = docTokenList(*toks, d, description)
 	r.spent.Add(int64(time.Since(start)))
 	r.results <- docTokensOf{doc, toks}
+}
+
+// newTokenMerger starts a merger of tokens alone (tokenizeItem), for
+// documents numbered by the caller; its finish gives their postings. It
+// keeps nothing in a cache.
+func newTokenMerger(ctx context.Context) *postingsRun {
+	r := &postingsRun{ctx: ctx, cat: &catalog{}, postings: map[string][]posting{},
+		results: make(chan docTokensOf, 64), merged: make(chan struct{})}
+	r.start()
+	return r
 }
 
 // tokenizeDescriptor is tokenize for a published descriptor that is not

@@ -1,0 +1,100 @@
+package build_test
+
+import (
+	"context"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/skillcat/skillcat/build"
+	"github.com/skillcat/skillcat/synth"
+)
+
+// TestEagerEqualsStreamed holds a cold build without a cache, whose
+// skills' own files are made as each source is parsed (eagerRun), to a
+// cold build with a new cache, which makes them from the descriptors
+// streamed out of the index after the load: the same tree, byte for byte,
+// whatever the workers' timing.
+func TestEagerEqualsStreamed(t *testing.T) {
+	content := filepath.Join(t.TempDir(), "content")
+	if err := synth.Write(content, 60, 11); err != nil {
+		t.Fatal(err)
+	}
+	cfg := func(out, cache string, workers int) build.Config {
+		return build.Config{Content: os.DirFS(content), ContentLabel: "content", ContentPath: content, Out: out,
+			Cache: cache, Workers: workers, Time: testTime, BaseURL: "https://skills.example.com/"}
+	}
+	dir := t.TempDir()
+	streamed := filepath.Join(dir, "streamed")
+	mustBuild(t, cfg(streamed, filepath.Join(dir, "cache.sqlite"), 2))
+	want := snapshot(t, streamed)
+	for _, workers := range []int{1, 2, 4} {
+		eager := filepath.Join(dir, "eager")
+		os.RemoveAll(eager)
+		mustBuild(t, cfg(eager, "", workers))
+		if got := snapshot(t, eager); !maps.Equal(got, want) {
+			for _, p := range slices.Sorted(maps.Keys(want)) {
+				if got[p] != want[p] {
+					t.Errorf("%d workers: %s: got %q, want %q", workers, p, got[p], want[p])
+				}
+			}
+			for p := range got {
+				if _, ok := want[p]; !ok {
+					t.Errorf("%d workers: %s: made, not in the streamed build", workers, p)
+				}
+			}
+		}
+	}
+}
+
+// TestEagerCollisionsAreViolations holds an eager build to report two
+// skills whose files collide in the new tree (one id claimed twice, or
+// ids "x" and "x.json") as the violations they are, not as a failure to
+// write, and to leave the previous output as it was.
+func TestEagerCollisionsAreViolations(t *testing.T) {
+	for name, tc := range map[string]struct {
+		files map[string]string
+		want  string
+	}{
+		"DuplicateID": {
+			files: map[string]string{
+				"a.json": string(jsonSource(descriptor("same"))),
+				"b.json": string(jsonSource(descriptor("same"))),
+			},
+			want: `content/b.json:11:9: id: id "same" is already used by content/a.json; ids must be unique`,
+		},
+		"FileAndFolder": {
+			files: map[string]string{
+				"a.json": string(jsonSource(descriptor("x"))),
+				"b.json": string(jsonSource(descriptor("x.json"))),
+			},
+			want: `content/b.json:11:9: id: id "x.json" cannot be published beside "x" (content/a.json): /skills/x.json would be a file of one and a folder of the other; rename one of them`,
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "public")
+			mustBuild(t, config(mapFS(map[string]string{"ok.json": string(jsonSource(descriptor("ok")))}), out))
+			before := snapshot(t, out)
+			// Enough sources beside the two that both are made by then,
+			// on whichever worker.
+			files := maps.Clone(tc.files)
+			for i := range 40 {
+				id := "filler-" + strings.Repeat("x", i%3) + string(rune('a'+i%26)) + string(rune('a'+i/26))
+				files["f/"+id+".json"] = string(jsonSource(descriptor(id)))
+			}
+			for _, workers := range []int{1, 2, 4} {
+				cfg := config(mapFS(files), out)
+				cfg.Workers = workers
+				_, err := build.Build(context.Background(), cfg)
+				got := lines(violations(t, err))
+				if !slices.Contains(got, tc.want) {
+					t.Errorf("%d workers: got violations %q, want one %q", workers, got, tc.want)
+				}
+				assertUntouched(t, out, before)
+			}
+		})
+	}
+}
