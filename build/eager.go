@@ -3,6 +3,7 @@ package build
 import (
 	"context"
 	"fmt"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -82,7 +83,9 @@ func (e *eagerRun) make(i int, p *parsed) {
 	if err != nil {
 		err = fmt.Errorf("render skill %q: %w", row.ID, err)
 	}
-	m := eagerSkill{source: i, endpoint: d.Endpoint.URL}
+	// Copies are kept (here and the id below): the descriptor's strings
+	// may share its source's text.
+	m := eagerSkill{source: i, endpoint: strings.Clone(d.Endpoint.URL)}
 	if err == nil && e.spill != nil {
 		var ins []byte
 		if ins, err = agentskills.Instructions(&agentskills.Skill{Descriptor: d, Summary: row.Summary}); err != nil {
@@ -107,7 +110,7 @@ func (e *eagerRun) make(i int, p *parsed) {
 		e.stopped.Store(true)
 		return
 	}
-	e.made[row.ID] = m
+	e.made[strings.Clone(row.ID)] = m // not its source's text
 }
 
 // stop makes nothing more: the build fails. e may be nil.

@@ -93,7 +93,9 @@ func (x *indexer) add(ctx context.Context, path, display string, p parsed) error
 	if err != nil {
 		return err
 	}
-	src := indexedSource{display: display, id: p.row.ID, idLine: p.idLine, idColumn: p.idColumn,
+	// The id is copied: it may share its source's text, which the index
+	// need not keep through the whole load.
+	src := indexedSource{display: display, id: strings.Clone(p.row.ID), idLine: p.idLine, idColumn: p.idColumn,
 		listed: p.row.Access != string(skillcat.Private)}
 	if dup != nil {
 		x.failed = true
