@@ -329,8 +329,13 @@ func upToDate(ctx context.Context, cfg Config, cache *store.CacheTx, keys buildK
 // recordBuild stores what the next build needs to know of this one.
 func recordBuild(ctx context.Context, cache *store.CacheTx, o *output, keys buildKeys, cat *catalog, res *Result) error {
 	// With a previous record (the one this build read), only the buckets
-	// of the rows that differ from it are written.
-	if err := cache.SetOutputs(ctx, o.records.asMap(), o.prev); err != nil {
+	// of the paths whose record differs from it are read and written.
+	if o.prev != nil {
+		err := cache.UpdateOutputs(ctx, func(p string) (store.CachedOutput, bool) { return o.records.get(p) }, o.records.since(o.prev))
+		if err != nil {
+			return err
+		}
+	} else if err := cache.SetOutputs(ctx, o.records.asMap(), nil); err != nil {
 		return err
 	}
 	warnings, err := json.Marshal(res.Warnings)

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"iter"
 	"path"
-	"sort"
 	"strings"
 
 	"github.com/skillcat/skillcat/store"
@@ -73,7 +72,10 @@ type OutputStats struct {
 	FullestDirFiles int
 }
 
-// statOutput measures a site from the records of its files.
+// statOutput measures a site from the records of its files. The fullest
+// folder is the first by name of those holding the most files: found in
+// one pass over the folders, not by sorting them (18,000 at 10,000
+// skills, on the serial stretch after the site is in place).
 func statOutput(records iter.Seq2[string, store.CachedOutput]) OutputStats {
 	var st OutputStats
 	perDir := map[string]int{}
@@ -89,14 +91,9 @@ func statOutput(records iter.Seq2[string, store.CachedOutput]) OutputStats {
 		}
 		perDir[dir]++
 	}
-	dirs := make([]string, 0, len(perDir))
-	for d := range perDir {
-		dirs = append(dirs, d)
-	}
-	sort.Strings(dirs)
-	for _, d := range dirs {
-		if perDir[d] > st.FullestDirFiles {
-			st.FullestDir, st.FullestDirFiles = d, perDir[d]
+	for d, n := range perDir {
+		if n > st.FullestDirFiles || n == st.FullestDirFiles && d < st.FullestDir {
+			st.FullestDir, st.FullestDirFiles = d, n
 		}
 	}
 	return st

@@ -12,6 +12,30 @@ import (
 	"github.com/skillcat/skillcat/store"
 )
 
+// TestFullestDirTies: of folders holding equally many files, the fullest
+// is the first by name, whatever order the records come in.
+func TestFullestDirTies(t *testing.T) {
+	files := map[string]store.CachedOutput{}
+	for _, d := range []string{"b", "c/d", "a", "c", "ab"} {
+		for i := range 3 {
+			files[d+"/"+strconv.Itoa(i)] = store.CachedOutput{Size: 1}
+		}
+	}
+	files["c/d/more"] = store.CachedOutput{Size: 1}
+	files["zz/0"] = store.CachedOutput{Size: 1}
+	for range 20 { // map order varies
+		if st := statOutput(maps.All(files)); st.FullestDir != "c/d" || st.FullestDirFiles != 4 {
+			t.Fatalf("got %q with %d files, want c/d with 4", st.FullestDir, st.FullestDirFiles)
+		}
+	}
+	delete(files, "c/d/more")
+	for range 20 {
+		if st := statOutput(maps.All(files)); st.FullestDir != "a" || st.FullestDirFiles != 3 {
+			t.Fatalf("ties: got %q with %d files, want a (the first by name) with 3", st.FullestDir, st.FullestDirFiles)
+		}
+	}
+}
+
 func TestHostLimits(t *testing.T) {
 	files := map[string]store.CachedOutput{}
 	add := func(p string, size int64) { files[p] = store.CachedOutput{Size: size} }

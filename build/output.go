@@ -306,8 +306,9 @@ func outputKey(key string) store.Digest {
 }
 
 func (o *output) record(path string, rec store.CachedOutput) {
+	prev, ok := o.prev[path]
 	o.mu.Lock()
-	o.records.set(path, rec)
+	o.records.set(path, rec, prev, ok)
 	o.mu.Unlock()
 }
 
@@ -360,8 +361,9 @@ func (o *output) prepare(path string) (string, error) {
 // wrote records a file this build wrote (its time already set when
 // cfg.Time is).
 func (o *output) wrote(path string, rec store.CachedOutput) {
+	prev, ok := o.prev[path]
 	o.mu.Lock()
-	o.records.set(path, rec)
+	o.records.set(path, rec, prev, ok)
 	o.written++
 	o.mu.Unlock()
 }
@@ -712,7 +714,8 @@ func (o *output) settle() {
 	for i, p := range paths {
 		rec, _ := o.records.get(p)
 		rec.Stat = ids[i]
-		o.records.set(p, rec)
+		prev, ok := o.prev[p]
+		o.records.set(p, rec, prev, ok)
 	}
 }
 

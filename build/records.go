@@ -2,6 +2,7 @@ package build
 
 import (
 	"iter"
+	"slices"
 
 	"github.com/skillcat/skillcat/store"
 )
@@ -21,12 +22,19 @@ type records struct {
 	at    map[string]int32
 	sized []sizedRecord
 	ids   []idRecord // nil while every record's hash and identity are zero; else as long as sized
+	// changed are the paths whose record was set to one other than the
+	// previous build's (set), each once, and kept counts the paths the
+	// previous build recorded too: the rebuild cache's record is brought
+	// up to date by the difference (store.CacheTx.UpdateOutputs).
+	changed []string
+	kept    int
 }
 
 // sizedRecord is the part of a record every build fills.
 type sizedRecord struct {
-	key  store.Digest
-	size int64
+	key     store.Digest
+	size    int64
+	changed bool // in records.changed
 }
 
 // idRecord is the part of a record only a build that hashes its files or
@@ -62,22 +70,31 @@ func (r *records) rec(i int32) store.CachedOutput {
 	return rec
 }
 
-// set records rec for path, replacing the record it had.
-func (r *records) set(path string, rec store.CachedOutput) {
+// set records rec for path, replacing the record it had; prev is the
+// previous build's record of path (ok when it had one).
+func (r *records) set(path string, rec, prev store.CachedOutput, ok bool) {
 	id := idRecord{rec.Hash, rec.Stat}
 	if r.ids == nil && id != (idRecord{}) {
 		r.ids = make([]idRecord, len(r.sized), cap(r.sized))
 	}
-	i, ok := r.at[path]
-	if !ok {
+	i, had := r.at[path]
+	if !had {
 		i = int32(len(r.sized))
 		r.at[path] = i
 		r.sized = append(r.sized, sizedRecord{})
 		if r.ids != nil {
 			r.ids = append(r.ids, idRecord{})
 		}
+		if ok {
+			r.kept++
+		}
 	}
-	r.sized[i] = sizedRecord{rec.Key, rec.Size}
+	changed := r.sized[i].changed
+	if !changed && (!ok || rec != prev) {
+		changed = true
+		r.changed = append(r.changed, path)
+	}
+	r.sized[i] = sizedRecord{rec.Key, rec.Size, changed}
 	if r.ids != nil {
 		r.ids[i] = id
 	}
@@ -104,4 +121,21 @@ func (r *records) asMap() map[string]store.CachedOutput {
 		m[p] = r.rec(i)
 	}
 	return m
+}
+
+// since returns the paths whose record is not the one prev, the previous
+// build's record, holds: the paths set to another record or new, and
+// prev's paths that no record holds (looked for only when some are
+// missing).
+func (r *records) since(prev map[string]store.CachedOutput) []string {
+	paths := r.changed
+	if r.kept < len(prev) {
+		paths = slices.Clone(paths)
+		for p := range prev {
+			if _, ok := r.at[p]; !ok {
+				paths = append(paths, p)
+			}
+		}
+	}
+	return paths
 }

@@ -375,8 +375,11 @@ type CacheTx struct {
 	usedParts []string               // "kind key" of every part this build used or made
 	newParts  []part                 // parts made by this build, written at Commit
 	keepParts bool                   // keep every part (KeepSources)
-	touchMu   sync.Mutex
-	touched   map[string]bool // sources whose index rows this transaction changed
+	// outputPaths are the paths of the outputs record by bucket, as
+	// Outputs read them (for UpdateOutputs).
+	outputPaths map[int64][]string
+	touchMu     sync.Mutex
+	touched     map[string]bool // sources whose index rows this transaction changed
 }
 
 // part is one piece of derived data the cache keeps for the next build.

@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"sync"
 )
@@ -107,13 +108,14 @@ func (t *CacheTx) OutputsAside(ctx context.Context) func() (map[string]CachedOut
 		return func() (map[string]CachedOutput, error) { return nil, err }
 	}
 	var out map[string]CachedOutput
+	paths := make(map[int64][]string, len(buckets))
 	bad := int64(-1) // the bucket that does not decode
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
 		out = make(map[string]CachedOutput, size/outputRecordSize)
 		for _, b := range buckets {
-			if decodeOutputs(b.data, b.n, out) != nil {
+			if decodeOutputs(b.data, b.n, out, paths) != nil {
 				out, bad = nil, b.n
 				return
 			}
@@ -125,7 +127,11 @@ func (t *CacheTx) OutputsAside(ctx context.Context) func() (map[string]CachedOut
 		once.Do(func() {
 			if bad >= 0 {
 				err = t.corrupt(ctx, fmt.Sprintf("outputs bucket %d", bad), errOutputRecord)
+				return
 			}
+			t.mu.Lock()
+			t.outputPaths = paths
+			t.mu.Unlock()
 		})
 		return out, err
 	}
@@ -172,14 +178,50 @@ func (t *CacheTx) SetOutputs(ctx context.Context, outs, since map[string]CachedO
 			}
 		}
 	}
-	if len(dirty) == 0 {
-		return nil
-	}
 	paths := map[int64][]string{}
 	for p := range outs {
 		if b := outputBucket(p); dirty[b] {
 			paths[b] = append(paths[b], p)
 		}
+	}
+	get := func(p string) (CachedOutput, bool) {
+		r, ok := outs[p]
+		return r, ok
+	}
+	return t.putBuckets(ctx, slices.Collect(maps.Keys(dirty)), func(b int64) []string { return paths[b] }, get)
+}
+
+// UpdateOutputs stores the record of the output's files as SetOutputs
+// does, from what changed since the record Outputs (or OutputsAside)
+// returned in this transaction: get gives a path's new record (false
+// for a path the output no longer holds), and changed names every path
+// whose record differs from the one Outputs gave, new paths included,
+// and every path of that record the new one lacks. Only the buckets
+// holding those paths are read and written: a build that changed a few
+// files does not look at the others' records at all.
+func (t *CacheTx) UpdateOutputs(ctx context.Context, get func(path string) (CachedOutput, bool), changed []string) error {
+	defer GuardFaults()() // a read of a cache file cut short (OnFault)
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.outputPaths == nil {
+		return fmt.Errorf("update cache: the outputs were not read in this transaction")
+	}
+	dirty := map[int64][]string{}
+	for _, p := range changed {
+		b := outputBucket(p)
+		dirty[b] = append(dirty[b], p)
+	}
+	return t.putBuckets(ctx, slices.Collect(maps.Keys(dirty)), func(b int64) []string {
+		return append(dirty[b], t.outputPaths[b]...)
+	}, get)
+}
+
+// putBuckets writes the buckets dirty, each holding the paths that paths
+// gives it (listed in any order, some more than once) for which get finds
+// a record; a bucket left empty is deleted.
+func (t *CacheTx) putBuckets(ctx context.Context, dirty []int64, paths func(b int64) []string, get func(string) (CachedOutput, bool)) error {
+	if len(dirty) == 0 {
+		return nil
 	}
 	put, err := t.tx.PrepareContext(ctx, `INSERT OR REPLACE INTO outputs (bucket, data) VALUES (?, ?)`)
 	if err != nil {
@@ -191,24 +233,21 @@ func (t *CacheTx) SetOutputs(ctx context.Context, outs, since map[string]CachedO
 		return fmt.Errorf("update cache: %w", err)
 	}
 	defer del.Close()
-	buckets := make([]int64, 0, len(dirty))
-	for b := range dirty {
-		buckets = append(buckets, b)
-	}
-	slices.Sort(buckets)
+	slices.Sort(dirty)
 	var buf []byte
-	for _, b := range buckets {
-		ps := paths[b]
-		if len(ps) == 0 {
+	for _, b := range dirty {
+		ps := slices.Compact(slices.Sorted(slices.Values(paths(b))))
+		buf = buf[:0]
+		for _, p := range ps {
+			if r, ok := get(p); ok {
+				buf = appendOutput(buf, p, r)
+			}
+		}
+		if len(buf) == 0 {
 			if _, err := del.ExecContext(ctx, b); err != nil {
 				return fmt.Errorf("update cache: outputs bucket %d: %w", b, err)
 			}
 			continue
-		}
-		slices.Sort(ps)
-		buf = buf[:0]
-		for _, p := range ps {
-			buf = appendOutput(buf, p, outs[p])
 		}
 		sum := sha256.Sum256(buf)
 		buf = append(buf, sum[:]...)
@@ -232,10 +271,11 @@ func appendOutput(buf []byte, path string, r CachedOutput) []byte {
 	return binary.AppendVarint(buf, r.Stat.Size)
 }
 
-// decodeOutputs adds the records of one bucket's data to out. A checksum
+// decodeOutputs adds the records of one bucket's data to out, and their
+// paths to the bucket's in paths. A checksum
 // that does not match, a record cut short, a path out of order or in
 // another bucket is an error.
-func decodeOutputs(data []byte, bucket int64, out map[string]CachedOutput) error {
+func decodeOutputs(data []byte, bucket int64, out map[string]CachedOutput, paths map[int64][]string) error {
 	if len(data) < sha256.Size {
 		return errOutputRecord
 	}
@@ -278,6 +318,7 @@ func decodeOutputs(data []byte, bucket int64, out map[string]CachedOutput) error
 			return errOutputRecord
 		}
 		out[path] = r
+		paths[bucket] = append(paths[bucket], path)
 	}
 	return nil
 }

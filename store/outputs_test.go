@@ -90,6 +90,30 @@ func TestOutputsRecord(t *testing.T) {
 		t.Fatalf("after an update by difference: got %d records, want %d (changed, dropped and added ones as given)", len(got), len(next))
 	}
 
+	// From the changed paths alone (UpdateOutputs): the same record, and
+	// only the changed paths' buckets looked at.
+	after := maps.Clone(next)
+	r = after["skills/s00003/index.html"]
+	r.Key[0]++
+	after["skills/s00003/index.html"] = r
+	delete(after, "skills/s00004/index.html")
+	after["skills/newer/index.html"] = store.CachedOutput{Size: 2}
+	changed := []string{"skills/s00003/index.html", "skills/s00004/index.html", "skills/newer/index.html"}
+	looked := 0
+	round(func(tx *store.CacheTx, _ map[string]store.CachedOutput) error {
+		return tx.UpdateOutputs(ctx, func(p string) (store.CachedOutput, bool) {
+			looked++
+			r, ok := after[p]
+			return r, ok
+		}, changed)
+	})
+	if got := round(nil); !maps.Equal(got, after) {
+		t.Fatalf("after an update from the changed paths: got %d records, want %d", len(got), len(after))
+	}
+	if looked == 0 || looked > len(after)/50 {
+		t.Fatalf("an update of 3 paths looked up %d of %d records", looked, len(after))
+	}
+
 	// A bucket cut short.
 	db, err := sql.Open("sqlite", path)
 	if err != nil {
