@@ -14,10 +14,12 @@ import (
 )
 
 // indexer is the index step. It takes each source's parse result in source
-// order (add), loads every valid row into the SQLite index, whose UNIQUE id
-// finds duplicates, and keeps what the violations need: where each loaded
-// source's id is written, and the counts. finish commits the load and checks
-// that the skills' published files can all be laid out.
+// order (add), loads every valid row into the SQLite index, whose unique
+// index on id finds duplicates (as each row is added, or, in a load into
+// the empty temporary index, when finish commits), and keeps what the
+// violations need: where each loaded source's id is written, and the
+// counts. finish commits the load and checks that the skills' published
+// files can all be laid out.
 type indexer struct {
 	loader  *store.Loader
 	routes  routes
@@ -35,7 +37,9 @@ type indexer struct {
 	// loaded skills listed and withheld as private.
 	parsed, listed, private int
 	// failed is set once a source has an error, or claims an id another
-	// holds: the build will fail.
+	// holds where the index finds that as the row is added (a load into
+	// the empty temporary index finds it at its commit): the build will
+	// fail.
 	failed bool
 	// listing is the index's listing as the load kept it (the temporary
 	// index's, store.Loader.Listing), set by finish; nil when it must be
@@ -99,8 +103,7 @@ func (x *indexer) add(ctx context.Context, path, display string, p parsed) error
 		listed: p.row.Access != string(skillcat.Private)}
 	if dup != nil {
 		x.failed = true
-		x.vs = append(x.vs, x.idViolation(src,
-			fmt.Sprintf("id %q is already used by %s; ids must be unique", dup.ID, skillcat.EscapeName(x.sources[dup.Other].display))))
+		x.vs = append(x.vs, x.duplicate(src, dup))
 		return nil
 	}
 	x.sources[path] = src
@@ -110,6 +113,29 @@ func (x *indexer) add(ctx context.Context, path, display string, p parsed) error
 		x.private++
 	}
 	return nil
+}
+
+// duplicate is the violation of the source src, whose id the source of
+// dup's Other holds.
+func (x *indexer) duplicate(src indexedSource, dup *store.DuplicateError) skillcat.Violation {
+	return x.idViolation(src,
+		fmt.Sprintf("id %q is already used by %s; ids must be unique", dup.ID, skillcat.EscapeName(x.sources[dup.Other].display)))
+}
+
+// reject takes back the sources that the load's commit found to be
+// duplicates (dups, in source order): each gets its violation and is no
+// longer counted.
+func (x *indexer) reject(dups []*store.DuplicateError) {
+	for _, dup := range dups {
+		src := x.sources[dup.Source]
+		x.vs = append(x.vs, x.duplicate(src, dup))
+		delete(x.sources, dup.Source)
+		if src.listed {
+			x.listed--
+		} else {
+			x.private--
+		}
+	}
 }
 
 // replace brings the kept index up to date with the source at path: a
@@ -174,11 +200,13 @@ func (x *indexer) flush(ctx context.Context, cache *store.CacheTx, display func(
 // own, duplicates, and skills whose published files cannot be laid out
 // beside another's.
 func (x *indexer) finish() (skillcat.Violations, error) {
+	dups, err := x.loader.Commit()
+	if err != nil {
+		return nil, err
+	}
+	x.reject(dups)
 	if listing, ok := x.loader.Listing(); ok {
 		x.listing = listing
-	}
-	if err := x.loader.Commit(); err != nil {
-		return nil, err
 	}
 	return append(x.vs, x.layoutViolations()...), nil
 }
@@ -236,7 +264,7 @@ func (x *indexer) layoutViolations() skillcat.Violations {
 // recorded one are given to parseCached and add; every other source's
 // row, tags and warnings stay as they are. A cache that is not sealed
 // (store.CacheTx.Trusted) is verified whole first. The id of a new row is
-// checked by the index's UNIQUE constraint against every skill it holds,
+// checked by the index's unique index on id against every skill it holds,
 // and which skills are listed or private is read from it afterwards.
 func updateIndex(ctx context.Context, cfg Config, files []SourceFile, display func(string) string, cache *store.CacheTx, x *indexer) error {
 	if !cache.Trusted() {

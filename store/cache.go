@@ -77,7 +77,7 @@ const cacheAppID = 0x534b4331
 
 // cacheSchemaVersion is the user_version of the schema below; a cache of
 // another schema starts afresh.
-const cacheSchemaVersion = 8
+const cacheSchemaVersion = 9
 
 // cacheSchema is the cache's tables. The index itself is kept here: the
 // tables skills and skill_tags are the index's own (migrations/, with an

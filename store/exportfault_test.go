@@ -50,7 +50,7 @@ func TestFaultGuardExport(t *testing.T) {
 	if _, err := l.Add(ctx, &changed); err != nil {
 		t.Fatal(err)
 	}
-	if err := l.Commit(); err != nil {
+	if _, err := l.Commit(); err != nil {
 		t.Fatal(err)
 	}
 	if !kept.ExportsAside() {

@@ -80,7 +80,7 @@ func TestKeptCatalog(t *testing.T) {
 			}
 			want[r.Source] = r
 		}
-		if err := l.Commit(); err != nil {
+		if _, err := l.Commit(); err != nil {
 			t.Fatal(err)
 		}
 		for _, s := range gone {

@@ -48,7 +48,7 @@ func keptCache(t *testing.T, path string, rows []store.Row) {
 			t.Fatal(err)
 		}
 	}
-	if err := l.Commit(); err != nil {
+	if _, err := l.Commit(); err != nil {
 		t.Fatal(err)
 	}
 	if err := tx.Commit(ctx); err != nil {
@@ -104,7 +104,7 @@ func TestKeptIndexExport(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := l.Commit(); err != nil {
+	if _, err := l.Commit(); err != nil {
 		t.Fatal(err)
 	}
 	if err := tx.RemoveSource(ctx, rows[8].Source); err != nil {

@@ -42,12 +42,12 @@ func TestLoaderListing(t *testing.T) {
 				rt.Fatal(err)
 			}
 		}
+		if _, err := l.Commit(); err != nil {
+			rt.Fatal(err)
+		}
 		got, ok := l.Listing()
 		if !ok {
 			rt.Fatal("Listing: not kept for a temporary index")
-		}
-		if err := l.Commit(); err != nil {
-			rt.Fatal(err)
 		}
 		want, err := db.ListedEntries(ctx, "")
 		if err != nil {

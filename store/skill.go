@@ -61,9 +61,9 @@ const (
 	GROUP BY capability_type ORDER BY capability_type`
 )
 
-// Load inserts the skills in one transaction, in the order given. The UNIQUE
-// constraint on skills.id is what detects duplicates: when a skill's id is
-// already indexed, by an earlier Load or earlier in skills, Load looks up the
+// Load inserts the skills in one transaction, in the order given. The unique
+// index on skills.id is what detects duplicates: when a skill's id is
+// already indexed, by an earlier Load or earlier in skills, Load finds the
 // source that holds it, records a *DuplicateError, and goes on with the rest.
 // It returns every duplicate found, in order (nil when none), and a non-nil
 // error only for a real failure, such as a capability type or access the
@@ -84,15 +84,26 @@ func (db *DB) Load(ctx context.Context, skills []Row) ([]*DuplicateError, error)
 			dups = append(dups, dup)
 		}
 	}
-	if err := l.Commit(); err != nil {
+	more, err := l.Commit()
+	if err != nil {
 		return nil, err
 	}
-	return dups, nil
+	return append(dups, more...), nil
 }
 
 // Loader inserts skills one at a time in one transaction, so a build can
 // load each skill as soon as it is parsed instead of holding them all.
 // Nothing is visible to queries until Commit.
+//
+// A load into an empty index (the build's temporary index) leaves out,
+// until Commit, what each insert would otherwise keep in order: the
+// indexes on skills, the unique one on id among them, and the skill_tags
+// table (heldBack). Rows arrive in source order, their ids in no order, so
+// each insert into those B-trees lands anywhere in them, and past ~10,000
+// skills they outgrow SQLite's page cache (each insert a page spilled and
+// one read back: at 100,000 skills the index insert took 1.4 times the CPU
+// per row). Commit makes each of them once, sorted; the unique index's
+// CREATE is then the check that finds duplicate ids.
 type Loader struct {
 	tx          *sql.Tx // nil for the index of a rebuild cache: its transaction decides
 	q           querier
@@ -108,6 +119,12 @@ type Loader struct {
 	// the index is not a rebuild cache's; ctx is the load's.
 	tagged []taggedRow
 	ctx    context.Context
+	// heldBack are the statements that make what a load into an empty
+	// index leaves out until Commit, in schema order (nil for any other
+	// load); rejected are the sources of the rows Commit found to be
+	// duplicates, left out of the listing and the tags.
+	heldBack []string
+	rejected map[string]bool
 }
 
 // taggedRow is a row's tags waiting for Commit, its strings those of the
@@ -135,16 +152,134 @@ func (db *DB) NewLoader(ctx context.Context) (*Loader, error) {
 		l.tx, l.q = tx, tx
 	}
 	var err error
-	if l.insertSkill, err = l.q.PrepareContext(ctx, insertSkillSQL); err == nil {
-		if l.insertTag, err = l.q.PrepareContext(ctx, insertTagSQL); err == nil {
-			l.insertTags, err = l.q.PrepareContext(ctx, insertTagsSQL)
-		}
+	if l.kept == nil {
+		l.heldBack, err = holdBack(ctx, l.q)
+	}
+	if err == nil {
+		l.insertSkill, err = l.q.PrepareContext(ctx, insertSkillSQL)
+	}
+	if err == nil && l.heldBack == nil {
+		err = l.prepareTags(ctx)
 	}
 	if err != nil {
 		l.Close()
 		return nil, fmt.Errorf("load skills: %w", err)
 	}
 	return l, nil
+}
+
+// prepareTags prepares the statements that insert tags.
+func (l *Loader) prepareTags(ctx context.Context) error {
+	var err error
+	if l.insertTag, err = l.q.PrepareContext(ctx, insertTagSQL); err == nil {
+		l.insertTags, err = l.q.PrepareContext(ctx, insertTagsSQL)
+	}
+	return err
+}
+
+// heldBackSQL selects what a load into an empty index leaves out until
+// its commit, in the order the schema made it: the indexes on skills that
+// have a CREATE statement (a UNIQUE column constraint's has none, and
+// stays), and the skill_tags table with its indexes. The table goes too,
+// as it is empty then and its foreign key needs the unique index on id
+// whenever a row of skills is deleted.
+const heldBackSQL = `SELECT type, name, tbl_name, sql FROM sqlite_schema
+WHERE sql IS NOT NULL AND (type = 'index' AND tbl_name = 'skills' OR tbl_name = 'skill_tags') ORDER BY rowid`
+
+// holdBack drops, when the index holds no skill, what heldBackSQL selects,
+// and returns the statements that make it again; nil when the index
+// holds skills.
+func holdBack(ctx context.Context, q querier) ([]string, error) {
+	var empty bool
+	if err := q.QueryRowContext(ctx, `SELECT NOT EXISTS (SELECT 1 FROM skills)`).Scan(&empty); err != nil || !empty {
+		return nil, err
+	}
+	rows, err := q.QueryContext(ctx, heldBackSQL)
+	if err != nil {
+		return nil, err
+	}
+	var stmts, drop []string
+	for rows.Next() {
+		var typ, name, table, stmt string
+		if err := rows.Scan(&typ, &name, &table, &stmt); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		stmts = append(stmts, stmt)
+		switch {
+		case typ == "table":
+			drop = append(drop, `DROP TABLE "`+name+`"`)
+		case table == "skills":
+			drop = append(drop, `DROP INDEX "`+name+`"`)
+		} // an index of skill_tags goes with the table
+	}
+	if err := closeRows(rows); err != nil {
+		return nil, err
+	}
+	for _, stmt := range drop {
+		if _, err := q.ExecContext(ctx, stmt); err != nil {
+			return nil, err
+		}
+	}
+	return stmts, nil
+}
+
+// duplicatesSQL finds the rows whose id an earlier row holds, in the order
+// they were loaded, each with the source of the first row of its id.
+const duplicatesSQL = `SELECT r, id, source, holder FROM (
+	SELECT rowid AS r, id, source, first_value(source) OVER w AS holder, row_number() OVER w AS n
+	FROM skills WINDOW w AS (PARTITION BY id ORDER BY rowid))
+WHERE n > 1 ORDER BY r`
+
+// restore makes again what holdBack dropped, in schema order. When the
+// unique index on id cannot be made (SQLite's UNIQUE constraint error),
+// the rows whose id an earlier row holds are found (duplicatesSQL),
+// deleted, and returned as duplicates; then it is made.
+func (l *Loader) restore(ctx context.Context) ([]*DuplicateError, error) {
+	var dups []*DuplicateError
+	for _, stmt := range l.heldBack {
+		_, err := l.q.ExecContext(ctx, stmt)
+		if isUniqueViolation(err) && dups == nil {
+			if dups, err = l.dropDuplicates(ctx); err == nil {
+				_, err = l.q.ExecContext(ctx, stmt)
+			}
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return dups, l.prepareTags(ctx)
+}
+
+// dropDuplicates deletes the rows whose id an earlier row holds and
+// returns them as duplicates, in the order they were loaded.
+func (l *Loader) dropDuplicates(ctx context.Context) ([]*DuplicateError, error) {
+	rows, err := l.q.QueryContext(ctx, duplicatesSQL)
+	if err != nil {
+		return nil, err
+	}
+	var dups []*DuplicateError
+	var rowids []int64
+	for rows.Next() {
+		var rowid int64
+		d := &DuplicateError{}
+		if err := rows.Scan(&rowid, &d.ID, &d.Source, &d.Other); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		dups, rowids = append(dups, d), append(rowids, rowid)
+	}
+	if err := closeRows(rows); err != nil {
+		return nil, err
+	}
+	l.rejected = map[string]bool{}
+	for i, rowid := range rowids {
+		if _, err := l.q.ExecContext(ctx, `DELETE FROM skills WHERE rowid = ?`, rowid); err != nil {
+			return nil, err
+		}
+		l.rejected[dups[i].Source] = true
+	}
+	return dups, nil
 }
 
 // Remove deletes the skill loaded from source, if any, with its tags: the
@@ -167,9 +302,11 @@ func removeIndexed(ctx context.Context, q querier, source string) error {
 	return err
 }
 
-// Add inserts one skill. When its id is already indexed, the UNIQUE
-// constraint rejects it and Add returns a *DuplicateError naming the source
-// that holds the id; the load goes on. The error is for real failures.
+// Add inserts one skill. When its id is already indexed, the unique index
+// rejects it and Add returns a *DuplicateError naming the source that holds
+// the id; the load goes on. In a load into an empty index that index is
+// made by Commit, which returns those duplicates instead. The error is for
+// real failures.
 func (l *Loader) Add(ctx context.Context, s *Row) (*DuplicateError, error) {
 	defer GuardFaults()() // a read of a cache file cut short (OnFault)
 	if l.kept != nil {
@@ -227,6 +364,9 @@ func (l *Loader) insertRowTags(ctx context.Context, id, source string, tags []st
 func (l *Loader) addTags(ctx context.Context) error {
 	slices.SortFunc(l.tagged, func(a, b taggedRow) int { return strings.Compare(a.id, b.id) })
 	for _, t := range l.tagged {
+		if l.rejected[t.source] {
+			continue
+		}
 		if err := l.insertRowTags(ctx, t.id, t.source, t.tags); err != nil {
 			return err
 		}
@@ -264,14 +404,14 @@ func (l *Loader) list(s *Row) *Row {
 // that held no row before it (the build's temporary index), without
 // reading the index again; ok is false on the index of a rebuild cache,
 // whose load replaces some of the rows it holds. It is called once, after
-// the last Add.
+// Commit (which finds some duplicates).
 func (l *Loader) Listing() (rows []Row, ok bool) {
 	if l.listing == nil {
 		return nil, false
 	}
 	// Made to its size (it is held for a whole render), as ListedEntries
 	// makes it.
-	rows = slices.Clone(l.listing)
+	rows = slices.Clone(slices.DeleteFunc(l.listing, func(r Row) bool { return l.rejected[r.Source] }))
 	l.listing, l.tags = []Row{}, map[string]string{}
 	slices.SortFunc(rows, func(a, b Row) int { return strings.Compare(a.ID, b.ID) })
 	return rows, true
@@ -294,20 +434,32 @@ func tagList(tags []string) (list string, ok bool) {
 	return string(data), err == nil
 }
 
-// Commit makes the loaded skills visible.
-func (l *Loader) Commit() error {
+// Commit makes the loaded skills visible. In a load into an empty index
+// it first makes the indexes the load left out, the unique one on id
+// among them: it returns the duplicates that one finds, in the order they
+// were added (each row whose id an earlier row holds is not kept), as Add
+// returns them in any other load. The error is for real failures.
+func (l *Loader) Commit() ([]*DuplicateError, error) {
+	var dups []*DuplicateError
+	if l.heldBack != nil {
+		var err error
+		if dups, err = l.restore(l.ctx); err != nil {
+			l.Close()
+			return nil, fmt.Errorf("load skills: %w", err)
+		}
+	}
 	if err := l.addTags(l.ctx); err != nil {
 		l.Close()
-		return err
+		return nil, err
 	}
 	l.closeStmts()
 	if l.tx == nil {
-		return nil
+		return dups, nil
 	}
 	if err := l.tx.Commit(); err != nil {
-		return fmt.Errorf("load skills: %w", err)
+		return nil, fmt.Errorf("load skills: %w", err)
 	}
-	return nil
+	return dups, nil
 }
 
 // Close abandons a load that was not committed; after Commit it does
@@ -401,7 +553,7 @@ func (db *DB) EachDescriptor(ctx context.Context, fn func(id string, descriptor 
 // isUniqueViolation reports whether err is SQLite's UNIQUE constraint error.
 // The driver turns on extended result codes, so the code tells a UNIQUE
 // violation (2067) from a CHECK (275) or NOT NULL (1299) one; skills has no
-// other UNIQUE constraint than the one on id.
+// other unique index than the one on id.
 func isUniqueViolation(err error) bool {
 	var se *sqlite.Error
 	return errors.As(err, &se) && se.Code() == sqlite3.SQLITE_CONSTRAINT_UNIQUE

@@ -2,8 +2,10 @@ package store_test
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
@@ -392,5 +394,160 @@ func BenchmarkLoad(b *testing.B) {
 				b.StartTimer()
 			}
 		})
+	}
+}
+
+// TestLoadKeepsSchema checks that a load into an empty index, which makes
+// the indexes on skills and the skill_tags table only at its commit,
+// leaves the schema the migrations made, whether it found duplicates,
+// failed, or was abandoned; and that the unique index on id then holds.
+func TestLoadKeepsSchema(t *testing.T) {
+	ctx := context.Background()
+	for _, tc := range []struct {
+		name string
+		load func(db *store.DB) error
+	}{
+		{"OK", func(db *store.DB) error {
+			_, err := db.Load(ctx, []store.Row{newSkill("a", "api", "public", "a.json", "x", "y")})
+			return err
+		}},
+		{"ErrDuplicateID", func(db *store.DB) error {
+			_, err := db.Load(ctx, []store.Row{newSkill("a", "api", "public", "a.json"), newSkill("a", "task", "private", "b.json", "x")})
+			return err
+		}},
+		{"ErrInvalidRow", func(db *store.DB) error {
+			_, err := db.Load(ctx, []store.Row{newSkill("a", "api", "public", "a.json"), newSkill("b", "widget", "public", "b.json")})
+			if err == nil {
+				return errors.New("got no error for a capability type the schema does not allow")
+			}
+			return nil
+		}},
+		{"Abandoned", func(db *store.DB) error {
+			l, err := db.NewLoader(ctx)
+			if err != nil {
+				return err
+			}
+			s := newSkill("a", "api", "public", "a.json")
+			if _, err := l.Add(ctx, &s); err != nil {
+				return err
+			}
+			return l.Close()
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "index.db")
+			want := schemaOf(t, path, nil)
+			got := schemaOf(t, path, tc.load)
+			if !slices.Equal(got, want) {
+				t.Errorf("schema after the load:\ngot  %q\nwant %q", got, want)
+			}
+			db := openDSN(t, path)
+			dups, err := db.Load(ctx, []store.Row{newSkill("a", "plugin", "public", "c.json"), newSkill("a", "plugin", "public", "d.json")})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(dups) == 0 {
+				t.Errorf("got no duplicate for a row of an id loaded twice, want one or two")
+			}
+		})
+	}
+}
+
+// schemaOf opens the index at path, runs load on it (when not nil), and
+// returns its schema, one "type name sql" a row, in the order made.
+func schemaOf(t *testing.T, path string, load func(*store.DB) error) []string {
+	t.Helper()
+	db, err := store.Open(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if load != nil {
+		if err := load(db); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	raw, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	rows, err := raw.Query(`SELECT type, name, coalesce(sql, '') FROM sqlite_schema ORDER BY type, name`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var typ, name, stmt string
+		if err := rows.Scan(&typ, &name, &stmt); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, typ+" "+name+" "+stmt)
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// TestLoadDuplicateTags checks that a load into an empty index finds
+// duplicates when it commits, in source order, and keeps neither the
+// rows rejected nor their tags, in the index or in the listing it keeps.
+func TestLoadDuplicateTags(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "index.db")
+	db := openDSN(t, path)
+	l, err := db.NewLoader(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	rows := []store.Row{
+		newSkill("b", "api", "public", "first.json", "kept"),
+		newSkill("a", "api", "public", "a.json", "x"),
+		newSkill("b", "task", "public", "second.json", "dropped", "also"),
+		newSkill("b", "task", "private", "third.json", "hidden"),
+	}
+	for i := range rows {
+		if dup, err := l.Add(ctx, &rows[i]); dup != nil || err != nil {
+			t.Fatalf("Add %s: got %v, %v, want the duplicate found at the commit", rows[i].Source, dup, err)
+		}
+	}
+	dups, err := l.Commit()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []*store.DuplicateError{
+		{ID: "b", Source: "second.json", Other: "first.json"},
+		{ID: "b", Source: "third.json", Other: "first.json"},
+	}
+	if !reflect.DeepEqual(dups, want) {
+		t.Errorf("got %v, want %v", dups, want)
+	}
+	listing, _ := l.Listing()
+	got, err := db.ListedEntries(ctx, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 || got[1].Source != "first.json" || !slices.Equal(got[1].Tags, []string{"kept"}) {
+		t.Errorf("got %+v, want a.json's row and first.json's with its tag", got)
+	}
+	if !reflect.DeepEqual(listing, got) {
+		t.Errorf("Listing: got %+v, want %+v", listing, got)
+	}
+	raw, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	var skills, tags int
+	if err := raw.QueryRow(`SELECT (SELECT count(*) FROM skills), (SELECT count(*) FROM skill_tags)`).Scan(&skills, &tags); err != nil {
+		t.Fatal(err)
+	}
+	if skills != 2 || tags != 2 {
+		t.Errorf("got %d rows and %d tags in the index, want 2 and 2", skills, tags)
 	}
 }

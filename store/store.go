@@ -10,9 +10,10 @@
 //	[]Row ──Load──► skills, skill_tags ──Listed, CountByType──► pages, indexes
 //	                                      └──Export──────────────► /catalog.sqlite
 //
-// Load is where duplicate ids are found: the UNIQUE constraint on skills.id
-// rejects a second source claiming an id, and Load reports it as a
-// *DuplicateError naming both sources. Private skills are loaded like any
+// Load is where duplicate ids are found: the unique index on skills.id
+// rejects a second source claiming an id (as each row is inserted, or, in
+// a load into an empty index, when the load's commit makes that index),
+// and Load reports it as a *DuplicateError naming both sources. Private skills are loaded like any
 // other, so they take part in that check, but Listed, CountByType and Export
 // never return or write anything of them.
 //

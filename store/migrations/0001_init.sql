@@ -1,11 +1,13 @@
 -- 0001_init: the skill index.
 --
--- One row per valid source that claimed an id first. The UNIQUE constraint on
--- skills.id is what detects a duplicate id: Load relies on it rather than on a
--- check in Go.
+-- One row per valid source that claimed an id first. The unique index on
+-- skills.id (skills_id) is what detects a duplicate id: Load relies on it
+-- rather than on a check in Go. It is an index of its own, not a column
+-- constraint, so that a load into an empty index can make it once, at its
+-- end (store.Loader).
 
 CREATE TABLE skills (
-	id              TEXT NOT NULL UNIQUE,
+	id              TEXT NOT NULL,
 	name            TEXT NOT NULL,
 	version         TEXT NOT NULL,
 	capability_type TEXT NOT NULL CHECK (capability_type IN ('plugin', 'api', 'knowledge', 'task')),
@@ -16,6 +18,8 @@ CREATE TABLE skills (
 	descriptor      BLOB NOT NULL,
 	digest          TEXT NOT NULL
 );
+
+CREATE UNIQUE INDEX skills_id ON skills (id);
 
 -- The capability filter: listed (non-private) skills of one type, by id.
 -- A partial index, so that "access <> 'private' AND capability_type = ?
