@@ -746,16 +746,21 @@ func load(ctx context.Context, cfg Config, cache *store.CacheTx, sources func() 
 		res.Published, res.Private = 0, 0
 		return nil, res, err
 	}
+	if o != nil && cache == nil {
+		if cat.eager, err = newEagerRun(ctx, cfg, site, o, keys); err != nil {
+			return fail(fmt.Errorf("write %s: %w", cfg.Out, err))
+		}
+		if cat.eager != nil {
+			// Each listed skill's descriptor is in the new tree before
+			// its row is added: the index keeps none of them.
+			cat.db.KeepDescriptorsAside(cat.eager.descriptor)
+		}
+	}
 	x, err := newIndexer(ctx, cat.db, newRoutes(cfg.BaseURL))
 	if err != nil {
 		return fail(fmt.Errorf("index: %w", ctxErr(ctx, err)))
 	}
 	defer x.close()
-	if o != nil && cache == nil {
-		if cat.eager, err = newEagerRun(ctx, cfg, site, o, keys); err != nil {
-			return fail(fmt.Errorf("write %s: %w", cfg.Out, err))
-		}
-	}
 	if cache != nil {
 		err = updateIndex(ctx, cfg, files, display, cache, x)
 	} else {

@@ -3,6 +3,8 @@ package build
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -151,6 +153,15 @@ func (e *eagerRun) close() {
 		e.tokens.finish()
 	}
 	e.spill.close()
+}
+
+// descriptor returns the published descriptor of skill id, which the run
+// made into the new tree (the index keeps it aside: store.DB.KeepDescriptorsAside).
+func (e *eagerRun) descriptor(id string) ([]byte, error) {
+	if _, ok := e.made[id]; !ok {
+		return nil, fmt.Errorf("skill %q was not made at its parse", id)
+	}
+	return os.ReadFile(filepath.Join(e.o.dir, filepath.FromSlash(e.pages.routes.descriptor(id))))
 }
 
 // pagesOr returns the run's pages, or nil when e is nil.

@@ -122,7 +122,7 @@ func exportFresh(ctx context.Context, db *DB, dir, pattern, to string) error {
 		return err
 	}
 	defer conn.Close()
-	return fillAttached(ctx, conn, cacheDSN(fill), to)
+	return fillAttached(ctx, conn, cacheDSN(fill), to, db.descriptorSQL())
 }
 
 // fillAttached fills the empty database file of the data source name dsn,
@@ -132,7 +132,8 @@ func exportFresh(ctx context.Context, db *DB, dir, pattern, to string) error {
 // catalog inside SQLite, none of their values made in Go (copyRows made
 // and bound nine per row, 7.3 million allocations at 100,000 skills).
 // The rows, their order and so the file are those fillCatalog gives.
-func fillAttached(ctx context.Context, conn *sql.Conn, dsn, to string) (err error) {
+// descriptor is the SQL that reads a row's descriptor (DB.descriptorSQL).
+func fillAttached(ctx context.Context, conn *sql.Conn, dsn, to, descriptor string) (err error) {
 	bg := context.WithoutCancel(ctx)
 	if _, err := conn.ExecContext(ctx, `ATTACH DATABASE ? AS catalog`, dsn); err != nil {
 		return fmt.Errorf("attach the catalog: %w", err)
@@ -165,7 +166,7 @@ func fillAttached(ctx context.Context, conn *sql.Conn, dsn, to string) (err erro
 		return fmt.Errorf("create schema: %w", err)
 	}
 	if _, err := tx.ExecContext(ctx, `INSERT INTO catalog.skills (id, name, version, capability_type, access, summary, provider_name, descriptor, digest)
-	SELECT id, name, version, capability_type, access, summary, provider_name, CAST(descriptor AS TEXT), digest
+	SELECT id, name, version, capability_type, access, summary, provider_name, `+descriptor+`, digest
 	FROM main.skills WHERE access <> 'private' ORDER BY id`); err != nil {
 		return fmt.Errorf("copy skills: %w", err)
 	}

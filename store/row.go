@@ -39,6 +39,16 @@ var rowColumns = []struct {
 	{"digest", func(s *Row) any { return &s.Digest }},
 }
 
+// descriptorAt is the descriptor's place in rowColumns.
+var descriptorAt = func() int {
+	for i, c := range rowColumns {
+		if c.name == "descriptor" {
+			return i
+		}
+	}
+	panic("store: no descriptor column")
+}()
+
 // rowNames is the row's column list, "id, name, …", for SQL.
 func rowNames() string {
 	names := make([]string, len(rowColumns))

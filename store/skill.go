@@ -111,6 +111,7 @@ type Loader struct {
 	insertSkill *sql.Stmt
 	insertTag   *sql.Stmt
 	insertTags  *sql.Stmt // every tag of a skill at once (tagList)
+	aside       bool      // rows are inserted without their descriptor bytes (KeepDescriptorsAside)
 	// listing is the listed rows added, for Listing, when the index is not
 	// a rebuild cache's; tags holds each tag of them once.
 	listing []Row
@@ -140,7 +141,7 @@ type taggedRow struct {
 // of the cache's transaction: Commit and Close then only end it, and the
 // rows are kept or dropped with that transaction.
 func (db *DB) NewLoader(ctx context.Context) (*Loader, error) {
-	l := &Loader{q: db.q, kept: db.kept, ctx: ctx}
+	l := &Loader{q: db.q, kept: db.kept, ctx: ctx, aside: db.aside != 0}
 	if l.kept == nil {
 		l.listing, l.tags = []Row{}, map[string]string{}
 	}
@@ -312,7 +313,11 @@ func (l *Loader) Add(ctx context.Context, s *Row) (*DuplicateError, error) {
 	if l.kept != nil {
 		l.kept.touch(s.Source)
 	}
-	_, err := l.insertSkill.ExecContext(ctx, s.args()...)
+	args := s.args()
+	if l.aside {
+		args[descriptorAt] = []byte{} // kept aside: an empty BLOB, not NULL
+	}
+	_, err := l.insertSkill.ExecContext(ctx, args...)
 	if isUniqueViolation(err) {
 		// The failed INSERT wrote nothing and the transaction goes on.
 		var other string
@@ -521,6 +526,9 @@ func ListedKey(skills []Row) string {
 func (db *DB) Descriptor(ctx context.Context, id string) ([]byte, error) {
 	var d []byte
 	err := db.q.QueryRowContext(ctx, `SELECT descriptor FROM skills WHERE id = ? AND access <> 'private'`, id).Scan(&d)
+	if err == nil && db.aside != 0 {
+		d, err = db.descriptorAside(id)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("descriptor %q: %w", id, err)
 	}
@@ -538,7 +546,11 @@ func (db *DB) EachDescriptor(ctx context.Context, fn func(id string, descriptor 
 	for rows.Next() {
 		var id string
 		var d []byte
-		if err := rows.Scan(&id, &d); err != nil {
+		err := rows.Scan(&id, &d)
+		if err == nil && db.aside != 0 {
+			d, err = db.descriptorAside(id)
+		}
+		if err != nil {
 			rows.Close()
 			return fmt.Errorf("list descriptors: %w", err)
 		}
@@ -624,6 +636,12 @@ func (db *DB) listed(ctx context.Context, capabilityType string, withDescriptors
 		if err := rows.Scan(s.dest()...); err != nil {
 			rows.Close()
 			return nil, err
+		}
+		if withDescriptors && db.aside != 0 {
+			if s.Descriptor, err = db.descriptorAside(s.ID); err != nil {
+				rows.Close()
+				return nil, err
+			}
 		}
 		s.pack()
 		skills = append(skills, s)

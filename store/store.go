@@ -67,6 +67,9 @@ type DB struct {
 	q  querier // db, or the cache's transaction
 	// kept is the cache transaction whose index this is, or nil.
 	kept *CacheTx
+	// aside is the handle of the function that gives the descriptors
+	// this index keeps aside (KeepDescriptorsAside), or 0.
+	aside int64
 }
 
 // querier is what the index's operations run on: its own database, or
@@ -97,6 +100,7 @@ func Open(ctx context.Context, dsn string) (*DB, error) {
 // Close closes the index. A ":memory:" index is gone once it is closed;
 // the index of a rebuild cache stays open with it.
 func (db *DB) Close() error {
+	db.forgetAside()
 	if db.db == nil {
 		return nil
 	}
