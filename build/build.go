@@ -360,16 +360,20 @@ func build(ctx context.Context, cfg Config, cache *store.CacheTx, sources func()
 			}
 		}()
 	}
+	// eager is the tree made before the load, or nil: with a cache, o is
+	// the goroutine's above until made says it is done.
+	var eager *output
 	if cache == nil {
 		// Nothing of a previous build is taken: the new tree is made
 		// before the load, for each listed skill's own files to be made
 		// as soon as it is parsed (eagerRun).
-		if o, err = newOutput(cfg, nil); err != nil {
+		if eager, err = newOutput(cfg, nil); err != nil {
 			return &Result{}, fmt.Errorf("write %s: %w", cfg.Out, err)
 		}
-		defer o.abandon()
+		defer eager.abandon()
+		o = eager
 	}
-	cat, res, err := load(ctx, cfg, cache, sources, o, keys)
+	cat, res, err := load(ctx, cfg, cache, sources, eager, keys)
 	mark := time.Now()
 	exportsEarly := aside != nil && err == nil && cat.db.ExportsAside()
 	if aside != nil {
