@@ -366,12 +366,13 @@ func build(ctx context.Context, cfg Config, cache *store.CacheTx, sources func()
 	if cache == nil {
 		// Nothing of a previous build is taken: the new tree is made
 		// before the load, for each listed skill's own files to be made
-		// as soon as it is parsed (eagerRun).
-		if eager, err = newOutput(cfg, nil); err != nil {
-			return &Result{}, fmt.Errorf("write %s: %w", cfg.Out, err)
+		// as soon as it is parsed (eagerRun). Where it cannot be made,
+		// the load runs without it: the catalog's violations come first,
+		// the error of making the tree (tried again below) after them.
+		if eager, err = newOutput(cfg, nil); err == nil {
+			defer eager.abandon()
+			o = eager
 		}
-		defer eager.abandon()
-		o = eager
 	}
 	cat, res, err := load(ctx, cfg, cache, sources, eager, keys)
 	mark := time.Now()

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -54,5 +56,34 @@ func TestFailedBuildLeavesMountedOutput(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestViolationsBeforeUnwritableOutput: a build without the cache whose
+// output cannot be made (its folder on a read-only file system) reports
+// the catalog's violations, as validate does and as it did before
+// 6525f48 made the new tree before the load; only a valid catalog meets
+// the write error.
+func TestViolationsBeforeUnwritableOutput(t *testing.T) {
+	parent := filepath.Join(t.TempDir(), "ro")
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mount("tmpfs", parent, "tmpfs", syscall.MS_RDONLY, "size=1m"); err != nil {
+		t.Skipf("SKIPPED: cannot mount a tmpfs (%v); this test needs root with CAP_SYS_ADMIN: sudo go test ./build -run '%s'", err, t.Name())
+	}
+	t.Cleanup(func() { syscall.Unmount(parent, syscall.MNT_DETACH) })
+	content := testContent(t, 6, 1)
+	cfg := testConfig(content, filepath.Join(parent, "public"), "")
+	if _, err := Build(context.Background(), cfg); err == nil || errors.Is(err, ErrInvalidContent) {
+		t.Fatalf("valid catalog: got %v, want a write error", err)
+	}
+	if err := os.WriteFile(filepath.Join(content, "zz-bad.json"), []byte("{"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Build(context.Background(), cfg)
+	var invalid *InvalidError
+	if !errors.As(err, &invalid) || len(invalid.Violations) != 1 || !strings.HasSuffix(invalid.Violations[0].File, "zz-bad.json") {
+		t.Errorf("invalid catalog: got %v, want the violation of zz-bad.json", err)
 	}
 }
