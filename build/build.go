@@ -501,12 +501,13 @@ func build(ctx context.Context, cfg Config, cache *store.CacheTx, sources func()
 }
 
 // templateFault reports whether err is a template's own: one failing to
-// execute, or html/template refusing to escape it. A cold build fails
-// the same way, so the rebuild cache is not to blame.
+// parse or to execute, or html/template refusing to escape it. A cold
+// build fails the same way, so the rebuild cache is not to blame.
 func templateFault(err error) bool {
 	var exec template.ExecError
 	var escape *htmltemplate.Error
-	return errors.As(err, &exec) || errors.As(err, &escape)
+	var parse parseError
+	return errors.As(err, &exec) || errors.As(err, &escape) || errors.As(err, &parse)
 }
 
 // errCache marks a failure to use what the rebuild cache gave; the build
