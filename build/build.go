@@ -360,16 +360,21 @@ func build(ctx context.Context, cfg Config, cache *store.CacheTx, sources func()
 			}
 		}()
 	}
+	// eager is the tree made before the load, or nil: with a cache, o is
+	// the goroutine's above until made says it is done.
+	var eager *output
 	if cache == nil {
 		// Nothing of a previous build is taken: the new tree is made
 		// before the load, for each listed skill's own files to be made
-		// as soon as it is parsed (eagerRun).
-		if o, err = newOutput(cfg, nil); err != nil {
-			return &Result{}, fmt.Errorf("write %s: %w", cfg.Out, err)
+		// as soon as it is parsed (eagerRun). Where it cannot be made,
+		// the load runs without it: the catalog's violations come first,
+		// the error of making the tree (tried again below) after them.
+		if eager, err = newOutput(cfg, nil); err == nil {
+			defer eager.abandon()
+			o = eager
 		}
-		defer o.abandon()
 	}
-	cat, res, err := load(ctx, cfg, cache, sources, o, keys)
+	cat, res, err := load(ctx, cfg, cache, sources, eager, keys)
 	mark := time.Now()
 	exportsEarly := aside != nil && err == nil && cat.db.ExportsAside()
 	if aside != nil {
@@ -496,12 +501,13 @@ func build(ctx context.Context, cfg Config, cache *store.CacheTx, sources func()
 }
 
 // templateFault reports whether err is a template's own: one failing to
-// execute, or html/template refusing to escape it. A cold build fails
-// the same way, so the rebuild cache is not to blame.
+// parse or to execute, or html/template refusing to escape it. A cold
+// build fails the same way, so the rebuild cache is not to blame.
 func templateFault(err error) bool {
 	var exec template.ExecError
 	var escape *htmltemplate.Error
-	return errors.As(err, &exec) || errors.As(err, &escape)
+	var parse parseError
+	return errors.As(err, &exec) || errors.As(err, &escape) || errors.As(err, &parse)
 }
 
 // errCache marks a failure to use what the rebuild cache gave; the build

@@ -542,29 +542,36 @@ func fileSum(path string) string {
 }
 
 // TestCacheNotBlamedForTemplates runs a cached build whose --templates
-// override fails to execute: the error is the template's, no notice
-// blames the rebuild cache, and the cache stays, so the build after the
-// fix is incremental.
+// override fails to execute, or to parse: the error is the template's, no
+// notice blames the rebuild cache, and the cache stays, so the build after
+// the fix is incremental.
 func TestCacheNotBlamedForTemplates(t *testing.T) {
 	t.Parallel()
-	f := newCacheFixture(t, 6)
-	f.build(t)
-	cfg := f.config(f.out, f.cache)
-	cfg.Templates = fstest.MapFS{"skill.html": {Data: []byte(`{{define "skill.html"}}{{.NoSuchField}}{{end}}`)}}
-	res, err := build.Build(context.Background(), cfg)
-	if err == nil || !strings.Contains(err.Error(), "NoSuchField") {
-		t.Fatalf("build with a failing template: got %v, want the template's error", err)
+	for name, tc := range map[string]struct{ template, want string }{
+		"Execute": {`{{define "skill.html"}}{{.NoSuchField}}{{end}}`, "NoSuchField"},
+		"Parse":   {`{{define "skill.html"}}{{.Name}{{end}}`, `parse template "skill.html"`},
+	} {
+		t.Run(name, func(t *testing.T) {
+			f := newCacheFixture(t, 6)
+			f.build(t)
+			cfg := f.config(f.out, f.cache)
+			cfg.Templates = fstest.MapFS{"skill.html": {Data: []byte(tc.template)}}
+			res, err := build.Build(context.Background(), cfg)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("build with a failing template: got %v, want the template's error", err)
+			}
+			if strings.Contains(err.Error(), "cache") || res.Notice != "" {
+				t.Errorf("got error %q and notice %q, want neither to blame the cache", err, res.Notice)
+			}
+			if _, err := os.Stat(f.cache); err != nil {
+				t.Errorf("the rebuild cache is gone: %v", err)
+			}
+			if res := f.build(t); res.Notice != "" || res.Parsed != 0 {
+				t.Errorf("the build after the fix: notice %q, %d sources parsed; want no notice, none parsed", res.Notice, res.Parsed)
+			}
+			f.checkCold(t)
+		})
 	}
-	if strings.Contains(err.Error(), "cache") || res.Notice != "" {
-		t.Errorf("got error %q and notice %q, want neither to blame the cache", err, res.Notice)
-	}
-	if _, err := os.Stat(f.cache); err != nil {
-		t.Errorf("the rebuild cache is gone: %v", err)
-	}
-	if res := f.build(t); res.Notice != "" || res.Parsed != 0 {
-		t.Errorf("the build after the fix: notice %q, %d sources parsed; want no notice, none parsed", res.Notice, res.Parsed)
-	}
-	f.checkCold(t)
 }
 
 // TestFreshCheckout rebuilds after the content was checked out afresh, as

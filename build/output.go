@@ -15,6 +15,7 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+	"time"
 
 	"github.com/skillcat/skillcat/store"
 )
@@ -64,6 +65,9 @@ type output struct {
 	track    bool // the identity of each file is noted for the next build (a rebuild cache)
 	modeOnce sync.Once
 	mode     uint32 // fileMode's
+	// outTime is, in place, the output's time before the tree was made in
+	// it, which abandon gives back; zero once files are moved in.
+	outTime time.Time
 
 	// The spare (spare.go): with a previous build, the new tree is the
 	// tree the last exchange took out, brought up to date.
@@ -108,7 +112,7 @@ func newOutput(cfg Config, prev map[string]store.CachedOutput) (*output, error) 
 	if info, err := os.Stat(out); err == nil && info.IsDir() {
 		removeStale(out, inPlaceTree)
 		if isMountPoint(out) {
-			o.inPlace = true
+			o.inPlace, o.outTime = true, info.ModTime()
 			at, pattern = out, inPlaceTree
 		}
 	}
@@ -125,6 +129,9 @@ func newOutput(cfg Config, prev map[string]store.CachedOutput) (*output, error) 
 		// a mount point is.
 		o.inPlace, o.keep = true, false
 		removeStale(out, inPlaceTree)
+		if info, err := os.Stat(out); err == nil {
+			o.outTime = info.ModTime()
+		}
 		tmp, err = makeTree(out, inPlaceTree+"*")
 	}
 	if err != nil {
@@ -637,6 +644,7 @@ func (o *output) finish(ctx context.Context, cat *catalog, catalogKey string) er
 		}
 		o.inPlace = true // no exchange here: move the files in instead
 	}
+	o.outTime = time.Time{} // the output changes from here on
 	if moved, err := o.moveIn(); err != nil {
 		if moved == 0 {
 			return err // nothing moved yet: the output is as it was
@@ -865,6 +873,11 @@ func (o *output) abandon() {
 	// full, and each next build would fail as this one did.
 	if !o.keep || !hasRoom(o.dir) || os.Rename(o.dir, spareName(o.out)) != nil {
 		os.RemoveAll(o.dir)
+	}
+	if !o.outTime.IsZero() {
+		// The tree made and removed inside the output changed its time
+		// (an archive of the output would differ); nothing else of it did.
+		os.Chtimes(o.out, time.Time{}, o.outTime)
 	}
 	o.lock.Close()
 }

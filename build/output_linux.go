@@ -199,14 +199,23 @@ func hasRoom(dir string) bool {
 	return st.Bavail >= st.Blocks/64 && (st.Files == 0 || st.Ffree >= st.Files/64)
 }
 
+// openTmpFile opens an unnamed file in dir (O_TMPFILE) and returns its
+// descriptor; tests replace it to stand for a file system that cannot
+// make one (NFS, vfat, many FUSE file systems).
+var openTmpFile = func(dir string) (int, error) {
+	return unix.Open(dir, unix.O_TMPFILE|unix.O_RDWR|unix.O_CLOEXEC, 0o600)
+}
+
 // tmpFile opens an unnamed file on dir's file system (O_TMPFILE): it never
 // shows in dir, and is freed once closed, however the process ends. Where
-// the file system cannot make one, it is a file of the system's temporary
-// folder, removed as soon as it is open.
+// the file system cannot make one, it is a file of dir removed as soon as
+// it is open (unnamedTemp), still on the file system the build writes
+// the site to: the system's temporary folder may be missing, read-only or
+// too small, and no build cleans it after a kill.
 func tmpFile(dir string) (*os.File, error) {
-	fd, err := unix.Open(dir, unix.O_TMPFILE|unix.O_RDWR|unix.O_CLOEXEC, 0o600)
+	fd, err := openTmpFile(dir)
 	if err != nil {
-		return unnamedTemp()
+		return unnamedTemp(dir)
 	}
 	return os.NewFile(uintptr(fd), ""), nil // no name: close removes none
 }

@@ -92,5 +92,6 @@ func folderMode() uint32 { return 0o755 }
 func hasRoom(dir string) bool { return true }
 
 // tmpFile opens a file of the system's temporary folder no name leads to
-// (unnamedTemp): there is no O_TMPFILE here.
-func tmpFile(dir string) (*os.File, error) { return unnamedTemp() }
+// (unnamedTemp): there is no O_TMPFILE here, and where an open file keeps
+// its name (Windows) it is better kept out of the new tree.
+func tmpFile(dir string) (*os.File, error) { return unnamedTemp("") }

@@ -81,10 +81,18 @@ func parseTemplate(t *template.Template, fsys fs.FS, name string) (*template.Tem
 		return nil, fmt.Errorf("read template %q: %w", name, err)
 	}
 	if _, err := t.New(name).Parse(string(data)); err != nil {
-		return nil, fmt.Errorf("parse template %q: %w", name, err)
+		return nil, fmt.Errorf("parse template %q: %w", name, parseError{err})
 	}
 	return t, nil
 }
+
+// parseError is a template that does not parse (parseTemplate): the
+// site's own fault, which a build without the cache meets the same way
+// (templateFault).
+type parseError struct{ err error }
+
+func (e parseError) Error() string { return e.err.Error() }
+func (e parseError) Unwrap() error { return e.err }
 
 var templateFuncs = template.FuncMap{
 	"join":      strings.Join,

@@ -12,7 +12,8 @@ import (
 // catalog's share of them (the Agent Skills instructions, ~330 MB at
 // 100,000 skills) is not held in memory. Nothing can open it by a name,
 // and the system frees it when it is closed or the process ends, however
-// the build ends. Pieces are added from any goroutine (add), then read
+// the build ends (a build killed as a file system without O_TMPFILE makes
+// it leaves its name in the new tree, which the next build removes). Pieces are added from any goroutine (add), then read
 // back once every piece is in (read, after done).
 type spill struct {
 	mu  sync.Mutex
@@ -78,15 +79,22 @@ func (s *spill) close() {
 	}
 }
 
-// unnamedTemp opens a new file of the system's temporary folder and
-// removes its name at once, so that nothing else can open it and nothing
-// of it outlives the process. Where an open file cannot lose its name
-// (Windows), the name stays until close.
-func unnamedTemp() (*os.File, error) {
-	f, err := os.CreateTemp("", "skillcat-spill-*")
+// unnamedTemp opens a new file in dir (the system's temporary folder when
+// dir is empty) and removes its name at once, so that nothing else can
+// open it and nothing of it outlives the process. A build killed in
+// between leaves it in dir: in the new tree, which the next build removes
+// whole. Where an open file cannot lose its name (Windows), the name
+// stays until close: dir is then empty.
+func unnamedTemp(dir string) (*os.File, error) {
+	f, err := os.CreateTemp(dir, ".skillcat-spill-*")
 	if err != nil {
 		return nil, err
 	}
-	os.Remove(f.Name())
+	if err := os.Remove(f.Name()); err != nil && dir != "" {
+		// Named in the new tree, it would be published with the site.
+		f.Close()
+		os.Remove(f.Name())
+		return nil, err
+	}
 	return f, nil
 }
