@@ -21,8 +21,10 @@ import (
 // TestKillDuringBuild is the fault-injection test of "the output is the
 // old site or the new one, whatever kills the build": it builds catalog A
 // with the cache, starts a build of catalog B (then of A again, and so
-// on), kills it with SIGKILL at random moments and exactly when the first
-// file of the new tree appears, and checks after every kill that
+// on; every other one without the cache, which makes each skill's files
+// while it loads the index), kills it with SIGKILL at random moments and
+// exactly when the first file of the new tree appears, and checks after
+// every kill that
 //
 //   - the output is byte for byte a cold build of A or of B;
 //   - the next build succeeds and equals a cold build;
@@ -122,7 +124,14 @@ func killRounds(t *testing.T, n, rounds int, mount bool) {
 		from := states[len(states)-1]
 		states = append(states, coldNext(r))
 		to := states[len(states)-1]
-		cmd := exec.Command(bin, "build", "--content", contents[r%2], "--out", out, "--quiet")
+		// Every other killed build runs without the cache: it makes each
+		// skill's files as it parses it, into a tree made before its load.
+		args := []string{"build", "--content", contents[r%2], "--out", out, "--quiet"}
+		cache := "with the cache"
+		if r%2 == 0 {
+			args, cache = append(args, "--no-cache"), "without the cache"
+		}
+		cmd := exec.Command(bin, args...)
 		cmd.Env = environ
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
@@ -149,9 +158,9 @@ func killRounds(t *testing.T, n, rounds int, mount bool) {
 		case mount && consistentMix(t, out, got, from.tree, to.tree):
 			seen["consistent mix"]++
 		default:
-			t.Fatalf("round %d (%s, killed %v): the output is neither %s nor %s:\nagainst the new site:\n%s", r, how, killed, from.name, to.name, treetest.Diff(got, to.tree))
+			t.Fatalf("round %d (%s, %s, killed %v): the output is neither %s nor %s:\nagainst the new site:\n%s", r, cache, how, killed, from.name, to.name, treetest.Diff(got, to.tree))
 		}
-		t.Logf("round %d: %s → %s, kill %s, killed before the end: %v, output after the kill: %s", r, from.name, to.name, how, killed, stateOf(got, from.tree, to.tree))
+		t.Logf("round %d: %s → %s %s, kill %s, killed before the end: %v, output after the kill: %s", r, from.name, to.name, cache, how, killed, stateOf(got, from.tree, to.tree))
 		rebuild := time.Now()
 		if _, err := run(contents[r%2], out); err != nil {
 			t.Fatalf("round %d: the build after the kill failed: %v", r, err)
