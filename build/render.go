@@ -301,14 +301,9 @@ func renderSkills(ctx context.Context, cfg Config, p *pages, cat *catalog, liste
 	if o.prev == nil && cat.eager.madeAll(listed) {
 		// Cold, every skill's own files made at its parse: only its part
 		// of the exports is left, made from what the eager run kept.
-		for at := range listed {
-			if x == nil {
-				break
-			}
+		for at := 0; at < len(listed) && x != nil && err == nil; at++ {
 			if export, mdFresh := x.wants(at); export {
-				if err = send(listed[at].ID, at, nil, false, true, mdFresh); err != nil {
-					break
-				}
+				err = send(listed[at].ID, at, nil, false, true, mdFresh)
 			}
 		}
 	} else if o.prev == nil {
