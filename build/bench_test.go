@@ -291,7 +291,7 @@ func BenchmarkStageSearchTokens(b *testing.B) {
 	b.ResetTimer()
 	cpu0 := cpuTime()
 	for i := 0; i < b.N; {
-		r := &postingsRun{cat: &catalog{}, docs: docs, postings: map[string][]posting{}, results: make(chan docTokensOf, 64), merged: make(chan struct{})}
+		r := &postingsRun{docs: docs, postings: map[string][]posting{}, results: make(chan docTokensOf, 64), merged: make(chan struct{})}
 		r.start()
 		for doc := 0; doc < len(docs) && i < b.N; doc, i = doc+1, i+1 {
 			r.tokenize(doc, descs[doc])

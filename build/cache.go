@@ -331,7 +331,7 @@ func recordBuild(ctx context.Context, cache *store.CacheTx, o *output, keys buil
 	// With a previous record (the one this build read), only the buckets
 	// of the paths whose record differs from it are read and written.
 	if o.prev != nil {
-		err := cache.UpdateOutputs(ctx, func(p string) (store.CachedOutput, bool) { return o.records.get(p) }, o.records.since(o.prev))
+		err := cache.UpdateOutputs(ctx, func(p string) (store.CachedOutput, bool) { return o.records.get(p) }, o.records.since())
 		if err != nil {
 			return err
 		}

@@ -1,52 +1,95 @@
 package build_test
 
 import (
+	"bytes"
 	"context"
+	"io/fs"
 	"maps"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	"github.com/skillcat/skillcat/build"
 	"github.com/skillcat/skillcat/synth"
+	"github.com/skillcat/skillcat/templates"
 )
 
 // TestEagerEqualsStreamed holds a cold build without a cache, whose
 // skills' own files are made as each source is parsed (eagerRun), to a
 // cold build with a new cache, which makes them from the descriptors
 // streamed out of the index after the load: the same tree, byte for byte,
-// whatever the workers' timing.
+// whatever the workers' timing, with every export or none (no spill of
+// instructions), and with a site's own skill template (executed, not
+// written by skillhtml.go).
 func TestEagerEqualsStreamed(t *testing.T) {
-	content := filepath.Join(t.TempDir(), "content")
-	if err := synth.Write(content, 60, 11); err != nil {
+	builtin, err := fs.ReadFile(templates.FS(), "skill.html")
+	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := func(out, cache string, workers int) build.Config {
-		return build.Config{Content: os.DirFS(content), ContentLabel: "content", ContentPath: content, Out: out,
-			Cache: cache, Workers: workers, Time: testTime, BaseURL: "https://skills.example.com/"}
+	mine := bytes.Replace(builtin, []byte(`<main id="main">`), []byte(`<main id="main" data-site="own">`), 1)
+	if bytes.Equal(mine, builtin) {
+		t.Fatal(`skill.html has no <main id="main"> to change`)
 	}
-	dir := t.TempDir()
-	streamed := filepath.Join(dir, "streamed")
-	mustBuild(t, cfg(streamed, filepath.Join(dir, "cache.sqlite"), 2))
-	want := snapshot(t, streamed)
-	for _, workers := range []int{1, 2, 4} {
-		eager := filepath.Join(dir, "eager")
-		os.RemoveAll(eager)
-		mustBuild(t, cfg(eager, "", workers))
-		if got := snapshot(t, eager); !maps.Equal(got, want) {
-			for _, p := range slices.Sorted(maps.Keys(want)) {
-				if got[p] != want[p] {
-					t.Errorf("%d workers: %s: got %q, want %q", workers, p, got[p], want[p])
+	for name, tc := range map[string]struct {
+		site      string // _index.md, or none
+		templates fs.FS
+	}{
+		"Exports":   {},
+		"NoExports": {site: "---\ntitle: T\nexports:\n  agent_skills: false\n  api_catalog: false\n  llms_txt: false\n---\n"},
+		"Templates": {templates: fstest.MapFS{"skill.html": {Data: mine}}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			content := filepath.Join(t.TempDir(), "content")
+			if err := synth.Write(content, 60, 11); err != nil {
+				t.Fatal(err)
+			}
+			if tc.site != "" {
+				if err := os.WriteFile(filepath.Join(content, build.SiteFile), []byte(tc.site), 0o644); err != nil {
+					t.Fatal(err)
 				}
 			}
-			for p := range got {
-				if _, ok := want[p]; !ok {
-					t.Errorf("%d workers: %s: made, not in the streamed build", workers, p)
+			cfg := func(out, cache string, workers int) build.Config {
+				return build.Config{Content: os.DirFS(content), ContentLabel: "content", ContentPath: content, Out: out,
+					Cache: cache, Workers: workers, Time: testTime, BaseURL: "https://skills.example.com/", Templates: tc.templates}
+			}
+			dir := t.TempDir()
+			streamed := filepath.Join(dir, "streamed")
+			mustBuild(t, cfg(streamed, filepath.Join(dir, "cache.sqlite"), 2))
+			want := snapshot(t, streamed)
+			for _, workers := range []int{1, 2, 4} {
+				eager := filepath.Join(dir, "eager")
+				os.RemoveAll(eager)
+				mustBuild(t, cfg(eager, "", workers))
+				if got := snapshot(t, eager); !maps.Equal(got, want) {
+					for _, p := range slices.Sorted(maps.Keys(want)) {
+						if got[p] != want[p] {
+							t.Errorf("%d workers: %s: got %q, want %q", workers, p, got[p], want[p])
+						}
+					}
+					for p := range got {
+						if _, ok := want[p]; !ok {
+							t.Errorf("%d workers: %s: made, not in the streamed build", workers, p)
+						}
+					}
 				}
 			}
-		}
+			if tc.templates != nil {
+				page := filepath.Join(streamed, "skills")
+				entries, _ := os.ReadDir(page)
+				var saw bool
+				for _, e := range entries {
+					if data, err := os.ReadFile(filepath.Join(page, e.Name(), "index.html")); err == nil {
+						saw = saw || bytes.Contains(data, []byte(`data-site="own"`))
+					}
+				}
+				if !saw {
+					t.Errorf("no page was made from the site's own template")
+				}
+			}
+		})
 	}
 }
 

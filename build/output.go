@@ -107,7 +107,7 @@ func newOutput(cfg Config, prev map[string]store.CachedOutput) (*output, error) 
 		return nil, err
 	}
 	removeStale(parent, "."+filepath.Base(out)+newTreeMark, "."+filepath.Base(out)+legacyStaged)
-	o := &output{cfg: cfg, out: out, prev: prev, records: newRecords(len(prev)), touched: map[string]bool{}}
+	o := &output{cfg: cfg, out: out, prev: prev, records: newRecords(prev), touched: map[string]bool{}}
 	at, pattern := parent, "."+filepath.Base(out)+newTreeMark
 	if info, err := os.Stat(out); err == nil && info.IsDir() {
 		removeStale(out, inPlaceTree)
@@ -313,9 +313,8 @@ func outputKey(key string) store.Digest {
 }
 
 func (o *output) record(path string, rec store.CachedOutput) {
-	prev, ok := o.prev[path]
 	o.mu.Lock()
-	o.records.set(path, rec, prev, ok)
+	o.records.set(path, rec)
 	o.mu.Unlock()
 }
 
@@ -368,9 +367,8 @@ func (o *output) prepare(path string) (string, error) {
 // wrote records a file this build wrote (its time already set when
 // cfg.Time is).
 func (o *output) wrote(path string, rec store.CachedOutput) {
-	prev, ok := o.prev[path]
 	o.mu.Lock()
-	o.records.set(path, rec, prev, ok)
+	o.records.set(path, rec)
 	o.written++
 	o.mu.Unlock()
 }
@@ -722,8 +720,7 @@ func (o *output) settle() {
 	for i, p := range paths {
 		rec, _ := o.records.get(p)
 		rec.Stat = ids[i]
-		prev, ok := o.prev[p]
-		o.records.set(p, rec, prev, ok)
+		o.records.set(p, rec)
 	}
 }
 

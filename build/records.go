@@ -22,10 +22,11 @@ type records struct {
 	at    map[string]int32
 	sized []sizedRecord
 	ids   []idRecord // nil while every record's hash and identity are zero; else as long as sized
-	// changed are the paths whose record was set to one other than the
-	// previous build's (set), each once, and kept counts the paths the
-	// previous build recorded too: the rebuild cache's record is brought
-	// up to date by the difference (store.CacheTx.UpdateOutputs).
+	// prev is the previous build's record, or nil; changed are the paths
+	// whose record was set to one other than prev's (set), each once, and
+	// kept counts the paths prev holds too: the rebuild cache's record is
+	// brought up to date by the difference (store.CacheTx.UpdateOutputs).
+	prev    map[string]store.CachedOutput
 	changed []string
 	kept    int
 }
@@ -44,12 +45,13 @@ type idRecord struct {
 	stat store.FileID
 }
 
-// newRecords returns records with room for n files: a rebuild's are
-// about those of the build before, and its 27,500 records at 10,000
-// skills, grown from none, allocated ~16 MB (a slice grows by a quarter
-// at a time past 256 elements), four times what they hold.
-func newRecords(n int) records {
-	return records{at: make(map[string]int32, n), sized: make([]sizedRecord, 0, n)}
+// newRecords returns records of a new tree whose previous build recorded
+// prev (nil for none), with room for as many files: a rebuild's are about
+// those of the build before, and its 27,500 records at 10,000 skills,
+// grown from none, allocated ~16 MB (a slice grows by a quarter at a time
+// past 256 elements), four times what they hold.
+func newRecords(prev map[string]store.CachedOutput) records {
+	return records{at: make(map[string]int32, len(prev)), sized: make([]sizedRecord, 0, len(prev)), prev: prev}
 }
 
 // get returns the record of path.
@@ -70,9 +72,9 @@ func (r *records) rec(i int32) store.CachedOutput {
 	return rec
 }
 
-// set records rec for path, replacing the record it had; prev is the
-// previous build's record of path (ok when it had one).
-func (r *records) set(path string, rec, prev store.CachedOutput, ok bool) {
+// set records rec for path, replacing the record it had.
+func (r *records) set(path string, rec store.CachedOutput) {
+	prev, ok := r.prev[path]
 	id := idRecord{rec.Hash, rec.Stat}
 	if r.ids == nil && id != (idRecord{}) {
 		r.ids = make([]idRecord, len(r.sized), cap(r.sized))
@@ -123,15 +125,15 @@ func (r *records) asMap() map[string]store.CachedOutput {
 	return m
 }
 
-// since returns the paths whose record is not the one prev, the previous
-// build's record, holds: the paths set to another record or new, and
-// prev's paths that no record holds (looked for only when some are
-// missing).
-func (r *records) since(prev map[string]store.CachedOutput) []string {
+// since returns the paths whose record is not the one the previous
+// build's record holds: the paths set to another record or new, and the
+// previous record's paths that no record holds (looked for only when some
+// are missing).
+func (r *records) since() []string {
 	paths := r.changed
-	if r.kept < len(prev) {
+	if r.kept < len(r.prev) {
 		paths = slices.Clone(paths)
-		for p := range prev {
+		for p := range r.prev {
 			if _, ok := r.at[p]; !ok {
 				paths = append(paths, p)
 			}

@@ -16,26 +16,22 @@ func TestRecordsSince(t *testing.T) {
 		return store.CachedOutput{Size: n, Stat: store.FileID{Ino: uint64(n)}}
 	}
 	prev := map[string]store.CachedOutput{"same": rec(1), "other": rec(2), "twice": rec(3), "gone": rec(4), "linked": rec(5)}
-	set := func(r *records, path string, to store.CachedOutput) {
-		old, ok := prev[path]
-		r.set(path, to, old, ok)
-	}
-	r := newRecords(len(prev))
-	set(&r, "same", rec(1))
-	set(&r, "other", rec(20))
-	set(&r, "twice", rec(30))
-	set(&r, "twice", rec(3))
-	set(&r, "new", rec(6))
+	r := newRecords(prev)
+	r.set("same", rec(1))
+	r.set("other", rec(20))
+	r.set("twice", rec(30))
+	r.set("twice", rec(3))
+	r.set("new", rec(6))
 	linked := rec(5)
 	linked.Stat = store.FileID{} // taken by a link: noted again once in place
-	set(&r, "linked", linked)
-	set(&r, "linked", rec(50))
-	got := slices.Sorted(slices.Values(r.since(prev)))
+	r.set("linked", linked)
+	r.set("linked", rec(50))
+	got := slices.Sorted(slices.Values(r.since()))
 	if want := []string{"gone", "linked", "new", "other", "twice"}; !slices.Equal(got, want) {
 		t.Fatalf("got %q, want %q", got, want)
 	}
 	delete(prev, "gone")
-	if got := slices.Sorted(slices.Values(r.since(prev))); !slices.Equal(got, []string{"linked", "new", "other", "twice"}) {
+	if got := slices.Sorted(slices.Values(r.since())); !slices.Equal(got, []string{"linked", "new", "other", "twice"}) {
 		t.Fatalf("nothing gone: got %q", got)
 	}
 }

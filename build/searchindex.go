@@ -22,6 +22,7 @@ import (
 	"golang.org/x/text/unicode/norm"
 
 	skillcat "github.com/skillcat/skillcat"
+	"github.com/skillcat/skillcat/store"
 )
 
 // The search index is written under search/ (routes.search and
@@ -158,7 +159,7 @@ func writeSearchFiles(r routes, docs []listItem, postings map[string][]posting, 
 // store of each in the postings' map, were three times the hashing.
 type postingsRun struct {
 	ctx      context.Context
-	cat      *catalog
+	cache    *store.CacheTx // the rebuild cache the tokens are kept in, or nil
 	docs     []listItem
 	keys     []string
 	missing  map[string]int       // doc number by id, of the skills still to tokenize
@@ -189,7 +190,7 @@ type foundToken struct {
 // skill's descriptor digest by id (read only with a rebuild cache). Its
 // finish must be called.
 func newPostingsRun(ctx context.Context, cat *catalog, docs []listItem, digests map[string]string, o *output, rt routes) (*postingsRun, error) {
-	r := &postingsRun{ctx: ctx, cat: cat, docs: docs, postings: map[string][]posting{},
+	r := &postingsRun{ctx: ctx, cache: cat.cache, docs: docs, postings: map[string][]posting{},
 		results: make(chan docTokensOf, 64), merged: make(chan struct{})}
 	r.missing = make(map[string]int, len(docs))
 	// Only the rebuild cache reads the keys: a build without one tokenizes
@@ -262,8 +263,8 @@ func (r *postingsRun) start() {
 		defer close(r.merged)
 		for t := range r.results {
 			r.merge(t.doc, *t.toks)
-			if r.cat.cache != nil && r.putErr == nil {
-				r.putErr = r.cat.cache.PutPart(r.ctx, searchPart, r.keys[t.doc], encodeTokens(tokenMap(*t.toks)))
+			if r.cache != nil && r.putErr == nil {
+				r.putErr = r.cache.PutPart(r.ctx, searchPart, r.keys[t.doc], encodeTokens(tokenMap(*t.toks)))
 			}
 			*t.toks = (*t.toks)[:0]
 			tokenLists.Put(t.toks)
@@ -329,7 +330,7 @@ func (r *postingsRun) tokenizeItem(doc int, d *listItem, description string) {
 // documents numbered by the caller; its finish gives their postings. It
 // keeps nothing in a cache.
 func newTokenMerger(ctx context.Context) *postingsRun {
-	r := &postingsRun{ctx: ctx, cat: &catalog{}, postings: map[string][]posting{},
+	r := &postingsRun{ctx: ctx, postings: map[string][]posting{},
 		results: make(chan docTokensOf, 64), merged: make(chan struct{})}
 	r.start()
 	return r

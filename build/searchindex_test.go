@@ -199,7 +199,7 @@ func TestPostingsMergeIsTheMap(t *testing.T) {
 			mergeRef(doc)
 		}
 
-		r := &postingsRun{cat: &catalog{}, docs: docs, postings: seeded, results: make(chan docTokensOf, 4), merged: make(chan struct{})}
+		r := &postingsRun{docs: docs, postings: seeded, results: make(chan docTokensOf, 4), merged: make(chan struct{})}
 		r.start()
 		for _, doc := range perm[cached:] {
 			r.tokenize(doc, descs[doc])

@@ -12,9 +12,10 @@ import (
 // catalog's share of them (the Agent Skills instructions, ~330 MB at
 // 100,000 skills) is not held in memory. Nothing can open it by a name,
 // and the system frees it when it is closed or the process ends, however
-// the build ends (a build killed as a file system without O_TMPFILE makes
-// it leaves its name in the new tree, which the next build removes). Pieces are added from any goroutine (add), then read
-// back once every piece is in (read, after done).
+// the build ends; on a file system without O_TMPFILE, a build killed
+// between making the file and removing its name leaves it in the new
+// tree, which the next build removes. Pieces are added from any goroutine
+// (add), then read back once every piece is in (read, after done).
 type spill struct {
 	mu  sync.Mutex
 	f   *os.File

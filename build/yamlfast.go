@@ -77,7 +77,7 @@ type quickLine struct {
 
 // quickLines splits yml into lines, or returns nil at a blank line or a
 // line with trailing spaces. The lines share one copy of yml (a string a
-// line was a third of a cold build's allocations): what the reader keeps
+// line was a third of parsing's allocations): what the reader keeps
 // of them lives only as long as the parse, whose results the index and
 // the listing copy.
 func quickLines(yml []byte) []quickLine {

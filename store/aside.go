@@ -35,12 +35,12 @@ var asides = struct {
 func init() {
 	// Registered before any connection is opened: SQLite gives a
 	// connection the functions registered when it opens.
-	sqlite.MustRegisterFunction(asideSQL, &sqlite.FunctionImpl{NArgs: 2, Deterministic: true, Scalar: descriptorAside})
+	sqlite.MustRegisterFunction(asideSQL, &sqlite.FunctionImpl{NArgs: 2, Deterministic: true, Scalar: asideFunc})
 }
 
-// descriptorAside is asideSQL: the descriptor, a BLOB, of the skill
-// args[1] of the index whose handle is args[0] (SQLite copies it).
-func descriptorAside(_ *sqlite.FunctionContext, args []driver.Value) (driver.Value, error) {
+// asideFunc is asideSQL: the descriptor, a BLOB, of the skill args[1] of
+// the index whose handle is args[0] (SQLite copies it).
+func asideFunc(_ *sqlite.FunctionContext, args []driver.Value) (driver.Value, error) {
 	h, _ := args[0].(int64)
 	id, _ := args[1].(string)
 	asides.Lock()

@@ -272,9 +272,8 @@ func appendOutput(buf []byte, path string, r CachedOutput) []byte {
 }
 
 // decodeOutputs adds the records of one bucket's data to out, and their
-// paths to the bucket's in paths. A checksum
-// that does not match, a record cut short, a path out of order or in
-// another bucket is an error.
+// paths to the bucket's in paths. A checksum that does not match, a
+// record cut short, a path out of order or in another bucket is an error.
 func decodeOutputs(data []byte, bucket int64, out map[string]CachedOutput, paths map[int64][]string) error {
 	if len(data) < sha256.Size {
 		return errOutputRecord

@@ -372,6 +372,7 @@ func (l *Loader) insertRowTags(ctx context.Context, id, source string, tags []st
 // read again; the index insert 1.46 times the CPU per row at 100,000).
 func (l *Loader) addTags(ctx context.Context) error {
 	slices.SortFunc(l.tagged, func(a, b taggedRow) int { return strings.Compare(a.id, b.id) })
+	rctx := rowContext(ctx)
 	for _, t := range l.tagged {
 		if l.rejected[t.source] {
 			continue
@@ -379,8 +380,7 @@ func (l *Loader) addTags(ctx context.Context) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		ctx := rowContext(ctx)
-		if err := l.insertRowTags(ctx, t.id, t.source, t.tags); err != nil {
+		if err := l.insertRowTags(rctx, t.id, t.source, t.tags); err != nil {
 			return err
 		}
 	}
