@@ -3,7 +3,6 @@ package build
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -161,7 +160,7 @@ func (e *eagerRun) descriptor(id string) ([]byte, error) {
 	if _, ok := e.made[id]; !ok {
 		return nil, fmt.Errorf("skill %q was not made at its parse", id)
 	}
-	return os.ReadFile(filepath.Join(e.o.dir, filepath.FromSlash(e.pages.routes.descriptor(id))))
+	return readFile(filepath.Join(e.o.dir, filepath.FromSlash(e.pages.routes.descriptor(id))))
 }
 
 // pagesOr returns the run's pages, or nil when e is nil.

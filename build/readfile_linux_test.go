@@ -1,0 +1,92 @@
+package build
+
+import (
+	"bytes"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestReadFile checks readFile against os.ReadFile: the same bytes for
+// files empty, small and larger than a page; fs.ErrNotExist in a
+// *fs.PathError for a missing file; errNotRegular, at once, for a folder
+// and a FIFO with no writer (which os.ReadFile would wait on for ever).
+func TestReadFile(t *testing.T) {
+	dir := t.TempDir()
+	for _, size := range []int{0, 1, 511, 4096, 70000} {
+		name := filepath.Join(dir, "f")
+		data := bytes.Repeat([]byte("abcdefg\n"), size/8+1)[:size]
+		if err := os.WriteFile(name, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		got, err := readFile(name)
+		if err != nil || !bytes.Equal(got, data) {
+			t.Fatalf("size %d: readFile = %d bytes, %v; want the %d written", size, len(got), err, size)
+		}
+	}
+	var pe *fs.PathError
+	if _, err := readFile(filepath.Join(dir, "missing")); !errors.Is(err, fs.ErrNotExist) || !errors.As(err, &pe) {
+		t.Errorf("missing file: %v, want a *fs.PathError wrapping fs.ErrNotExist", err)
+	}
+	if _, err := readFile(dir); !errors.Is(err, errNotRegular) {
+		t.Errorf("folder: %v, want errNotRegular", err)
+	}
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Skipf("cannot make a FIFO: %v", err)
+	}
+	done := make(chan error, 1)
+	go func() { _, err := readFile(fifo); done <- err }()
+	select {
+	case err := <-done:
+		if !errors.Is(err, errNotRegular) {
+			t.Errorf("FIFO: %v, want errNotRegular", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("readFile blocked on a FIFO")
+	}
+}
+
+// TestLoadFromDirFS checks that a source of os.DirFS is read straight from
+// the disk (osDir) with what fs.ReadFile would give, and that a FIFO put
+// in its place since the walk is refused, not waited on.
+func TestLoadFromDirFS(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "a"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "a", "s.json"), []byte(`{"id":"s"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fsys := os.DirFS(dir)
+	if got, ok := osDir(fsys); !ok || got != dir {
+		t.Fatalf("osDir(os.DirFS(%q)) = %q, %v", dir, got, ok)
+	}
+	if _, ok := osDir(os.DirFS("")); ok {
+		t.Error("osDir took os.DirFS(\"\"), whose Open always fails")
+	}
+	f := SourceFile{Path: "a/s.json", at: "a/s.json"}
+	if err := f.load(fsys); err != nil || string(f.Data) != `{"id":"s"}` {
+		t.Fatalf("load = %q, %v", f.Data, err)
+	}
+	if err := os.Remove(filepath.Join(dir, "a", "s.json")); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(filepath.Join(dir, "a", "s.json"), 0o644); err != nil {
+		t.Skipf("cannot make a FIFO: %v", err)
+	}
+	done := make(chan error, 1)
+	go func() { f := SourceFile{Path: "a/s.json", at: "a/s.json"}; done <- f.load(fsys) }()
+	select {
+	case err := <-done:
+		if !errors.Is(err, errNotRegular) {
+			t.Errorf("FIFO since the walk: %v, want errNotRegular", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("load blocked on a FIFO")
+	}
+}
