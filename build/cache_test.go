@@ -12,7 +12,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"syscall"
 	"testing"
 	"testing/fstest"
 	"time"
@@ -297,8 +296,8 @@ func TestUpToDateSeesTheOutput(t *testing.T) {
 			}
 		}},
 		{"FifoAdded", func(t *testing.T, out string) {
-			if err := syscall.Mkfifo(filepath.Join(out, "skills", "fifo"), 0o644); err != nil {
-				t.Fatal(err)
+			if err := mkfifo(filepath.Join(out, "skills", "fifo")); err != nil {
+				t.Skipf("cannot make a FIFO: %v", err)
 			}
 		}},
 		{"HardLinkAddedInside", func(t *testing.T, out string) {

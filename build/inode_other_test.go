@@ -2,7 +2,13 @@
 
 package build_test
 
-import "io/fs"
+import (
+	"errors"
+	"io/fs"
+)
 
 // inode is 0 where the system has no inode numbers.
 func inode(fs.FileInfo) uint64 { return 0 }
+
+// mkfifo fails where the system has no FIFOs.
+func mkfifo(string) error { return errors.New("no FIFOs on this system") }

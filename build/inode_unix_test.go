@@ -14,3 +14,6 @@ func inode(info fs.FileInfo) uint64 {
 	}
 	return 0
 }
+
+// mkfifo makes a FIFO at name.
+func mkfifo(name string) error { return syscall.Mkfifo(name, 0o644) }

@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"testing/fstest"
 	"time"
@@ -19,10 +18,10 @@ import (
 // ever.
 func TestSourceNotRegular(t *testing.T) {
 	content := t.TempDir()
-	if err := syscall.Mkfifo(filepath.Join(content, "_pipe"), 0o644); err != nil {
+	if err := mkfifo(filepath.Join(content, "_pipe")); err != nil {
 		t.Skipf("cannot make a FIFO: %v", err)
 	}
-	if err := syscall.Mkfifo(filepath.Join(content, "fifo.json"), 0o644); err != nil {
+	if err := mkfifo(filepath.Join(content, "fifo.json")); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.Symlink("_pipe", filepath.Join(content, "link.json")); err != nil {

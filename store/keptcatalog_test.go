@@ -7,7 +7,6 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"syscall"
 	"testing"
 	"time"
 
@@ -46,7 +45,7 @@ func TestKeptCatalog(t *testing.T) {
 		if err != nil {
 			return 0
 		}
-		return info.Sys().(*syscall.Stat_t).Ino
+		return fileInode(info)
 	}
 	// rebuild changes the rows of changed (by source; a zero Row's source
 	// in gone removes it), exports, checks the file against a fresh
