@@ -75,6 +75,56 @@ type output struct {
 	spare   map[string]spareEntry // what the claimed spare held, by path in dir; nil for a tree made from scratch
 	touched map[string]bool       // folders of the new tree whose entries this build changed
 	oldLock *os.File              // held on the old tree from just before the exchange
+
+	// parents are the folders above out this build made, deepest last: a
+	// build that fails removes them (when empty), so it leaves nothing.
+	parents []string
+}
+
+// mkdirParents makes the folder dir and those above it that are missing,
+// as os.MkdirAll does, and returns the folders it made, outermost first.
+func mkdirParents(dir string) ([]string, error) {
+	var missing []string
+	for d := dir; ; d = filepath.Dir(d) {
+		if _, err := os.Stat(d); err == nil || filepath.Dir(d) == d {
+			break
+		}
+		missing = append(missing, d)
+	}
+	var made []string
+	for i := len(missing) - 1; i >= 0; i-- {
+		if err := os.Mkdir(missing[i], 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+			removeDirs(made)
+			return nil, err
+		} else if err == nil {
+			made = append(made, missing[i])
+		}
+	}
+	if info, err := os.Stat(dir); err != nil || !info.IsDir() {
+		removeDirs(made)
+		if err == nil {
+			err = &fs.PathError{Op: "mkdir", Path: dir, Err: syscall.ENOTDIR}
+		}
+		return nil, err
+	}
+	return made, nil
+}
+
+// removeDirs removes the folders dirs, innermost (last) first, while
+// they are empty: one something was put in since stays, with those above.
+func removeDirs(dirs []string) {
+	for i := len(dirs) - 1; i >= 0; i-- {
+		if os.Remove(dirs[i]) != nil {
+			return
+		}
+	}
+}
+
+// removeParents removes the folders above the output this build made,
+// when they are empty: the build failed.
+func (o *output) removeParents() {
+	removeDirs(o.parents)
+	o.parents = nil
 }
 
 // ErrOutputPartial is wrapped by the error of a build that failed while
@@ -103,11 +153,17 @@ var (
 func newOutput(cfg Config, prev map[string]store.CachedOutput) (*output, error) {
 	out := filepath.Clean(cfg.Out)
 	parent := filepath.Dir(out)
-	if err := os.MkdirAll(parent, 0o755); err != nil {
+	parents, err := mkdirParents(parent)
+	if err != nil {
 		return nil, err
 	}
 	removeStale(parent, "."+filepath.Base(out)+newTreeMark, "."+filepath.Base(out)+legacyStaged)
-	o := &output{cfg: cfg, out: out, prev: prev, records: newRecords(prev), touched: map[string]bool{}}
+	o := &output{cfg: cfg, out: out, prev: prev, records: newRecords(prev), touched: map[string]bool{}, parents: parents}
+	defer func() {
+		if o.dir == "" {
+			o.removeParents() // no tree: the build fails here
+		}
+	}()
 	at, pattern := parent, "."+filepath.Base(out)+newTreeMark
 	if info, err := os.Stat(out); err == nil && info.IsDir() {
 		removeStale(out, inPlaceTree)
@@ -877,4 +933,5 @@ func (o *output) abandon() {
 		os.Chtimes(o.out, time.Time{}, o.outTime)
 	}
 	o.lock.Close()
+	o.removeParents()
 }

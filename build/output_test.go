@@ -183,6 +183,53 @@ func TestOutputFirstBuildFails(t *testing.T) {
 	checkNoDebris(t, parent, out)
 }
 
+// TestOutputFailedLeavesNoParents checks that a build into an output
+// whose folders above do not exist yet leaves none of them when it fails,
+// with or without the cache (without it, the new tree is made before the
+// sources are loaded), keeps a folder something else was put in
+// meanwhile, and makes them all when it succeeds.
+func TestOutputFailedLeavesNoParents(t *testing.T) {
+	content := testContent(t, 4, 1)
+	bad := t.TempDir()
+	if err := os.WriteFile(filepath.Join(bad, "broken.json"), []byte(`{"id": "broken"`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, cached := range []bool{false, true} {
+		root := t.TempDir()
+		out := filepath.Join(root, "a", "b", "public")
+		cache := ""
+		if cached {
+			cache = filepath.Join(root, "cache.sqlite")
+		}
+		if _, err := Build(context.Background(), testConfig(bad, out, cache)); err == nil {
+			t.Fatal("a broken source built")
+		}
+		if _, err := os.Stat(filepath.Join(root, "a")); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("cache %v: the failed build left %s (%v)", cached, filepath.Join(root, "a"), err)
+		}
+		if _, err := Build(context.Background(), testConfig(content, out, cache)); err != nil {
+			t.Fatal(err)
+		}
+		checkListed(t, out)
+	}
+	// A folder the build made that something else filled meanwhile stays.
+	root := t.TempDir()
+	parents, err := mkdirParents(filepath.Join(root, "a", "b"))
+	if err != nil || len(parents) != 2 {
+		t.Fatalf("mkdirParents = %q, %v; want a and b", parents, err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "a", "keep"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	removeDirs(parents)
+	if _, err := os.Stat(filepath.Join(root, "a", "keep")); err != nil {
+		t.Errorf("a file put in a made folder went: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(root, "a", "b")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the empty folder stays: %v", err)
+	}
+}
+
 // TestWriteNew holds writeNew to what os.WriteFile with O_EXCL would do:
 // the bytes, the mode the umask leaves of 0644, the time when one is
 // given, and a refusal that leaves an existing file as it was.
