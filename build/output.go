@@ -54,6 +54,7 @@ type output struct {
 	lock     *os.File                      // held on dir while the build runs
 	inPlace  bool                          // the tree is moved into out file by file
 	prev     map[string]store.CachedOutput // the previous build's files, or nil
+	live     int                           // with prev, out open for the lookups of its files (liveID); -1 when not
 	mu       sync.Mutex
 	records  records    // every file of the new tree
 	dirs     sync.Map   // made from the spare: the folders made or kept
@@ -158,7 +159,7 @@ func newOutput(cfg Config, prev map[string]store.CachedOutput) (*output, error) 
 		return nil, err
 	}
 	removeStale(parent, "."+filepath.Base(out)+newTreeMark, "."+filepath.Base(out)+legacyStaged)
-	o := &output{cfg: cfg, out: out, prev: prev, records: newRecords(prev), touched: map[string]bool{}, parents: parents}
+	o := &output{cfg: cfg, out: out, prev: prev, live: -1, records: newRecords(prev), touched: map[string]bool{}, parents: parents}
 	defer func() {
 		if o.dir == "" {
 			o.removeParents() // no tree: the build fails here
@@ -176,6 +177,7 @@ func newOutput(cfg Config, prev map[string]store.CachedOutput) (*output, error) 
 		discardSpare(out)
 	} else if dir, lock, entries, ok := claimSpare(out, len(prev)); ok {
 		o.dir, o.lock, o.spare = dir, lock, entries
+		o.openLive()
 		return o, nil
 	}
 	tmp, err := makeTree(at, pattern+"*")
@@ -202,7 +204,35 @@ func newOutput(cfg Config, prev map[string]store.CachedOutput) (*output, error) 
 		return nil, err
 	}
 	o.dir = tmp
+	o.openLive()
 	return o, nil
+}
+
+// openLive opens the output for the lookups of the previous build's files
+// in it (liveID), when there is a previous build: each of the 27,500
+// lstats of a rebuild at 10,000 skills then walks the path below the
+// output only, not the output's own path again.
+func (o *output) openLive() {
+	if len(o.prev) > 0 {
+		o.live = openLive(o.out)
+	}
+}
+
+// closeLive closes what openLive opened; liveID looks paths up whole from
+// then on.
+func (o *output) closeLive() {
+	if o.live >= 0 {
+		closeLive(o.live)
+		o.live = -1
+	}
+}
+
+// liveID returns the identity of the output's file at path (lstatID).
+func (o *output) liveID(path string) (store.FileID, bool) {
+	if o.live >= 0 {
+		return lstatAt(o.live, filepath.FromSlash(path))
+	}
+	return lstatID(o.out + string(filepath.Separator) + filepath.FromSlash(path))
 }
 
 // parentDenied reports whether err says that a folder may not be made
@@ -243,7 +273,7 @@ func (o *output) reuse(path string) (store.CachedOutput, store.FileID, bool) {
 	if !ok || rec.Stat == (store.FileID{}) {
 		return rec, store.FileID{}, false
 	}
-	live, ok := lstatID(o.out + string(filepath.Separator) + filepath.FromSlash(path))
+	live, ok := o.liveID(path)
 	return rec, live, ok && live == rec.Stat
 }
 
@@ -463,7 +493,7 @@ func (o *output) create(path, key string) (*stream, error) {
 	}
 	s := &stream{o: o, path: path, key: key, f: f, buf: bufio.NewWriterSize(f, 256<<10), prev: prev}
 	if ok {
-		s.live, s.ok = lstatID(o.out + string(filepath.Separator) + filepath.FromSlash(path))
+		s.live, s.ok = o.liveID(path)
 	}
 	if o.hashes() {
 		s.h = sha256.New()
@@ -497,7 +527,7 @@ func (s *stream) close() error {
 		s.h.Sum(rec.Hash[:0])
 	}
 	full := filepath.Join(o.dir, filepath.FromSlash(s.path))
-	if live, ok := lstatID(o.out + string(filepath.Separator) + filepath.FromSlash(s.path)); s.ok && ok && live == s.live && s.prev.Hash == rec.Hash {
+	if live, ok := o.liveID(s.path); s.ok && ok && live == s.live && s.prev.Hash == rec.Hash {
 		if os.Remove(full) == nil {
 			if _, err := o.take(s.path, live); err == nil {
 				o.record(s.path, rec) // linked: noted again once the site is in place
@@ -746,6 +776,7 @@ func (o *output) swap() error {
 // that change it are made and removed.
 func (o *output) settle() {
 	o.done = true
+	o.closeLive() // out is the new tree from here on
 	// The old tree is the spare: only after an exchange, with the lock
 	// held since before it, into a free place.
 	kept := o.oldLock != nil && os.Rename(o.dir, spareName(o.out)) == nil
@@ -921,6 +952,7 @@ func (o *output) abandon() {
 	if o.done {
 		return
 	}
+	o.closeLive()
 	// A failed tree kept as the spare holds what the build wrote: on a
 	// file system left full (the likely reason it failed) it would keep it
 	// full, and each next build would fail as this one did.

@@ -97,6 +97,29 @@ func abandoned(dir string) bool {
 // errCrossDevice is the error of a rename between file systems.
 var errCrossDevice error = unix.EXDEV
 
+// openLive opens the folder out, following links as a path under it
+// would, for lookups relative to it (lstatAt); -1 when it cannot.
+func openLive(out string) int {
+	fd, err := unix.Open(out, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return -1
+	}
+	return fd
+}
+
+// closeLive closes a folder openLive opened.
+func closeLive(fd int) { unix.Close(fd) }
+
+// lstatAt is lstatID of name, a path relative to the folder open as dir
+// (openLive): the path's folders above dir are not looked up again.
+func lstatAt(dir int, name string) (id store.FileID, ok bool) {
+	var st unix.Stat_t
+	if unix.Fstatat(dir, name, &st, unix.AT_SYMLINK_NOFOLLOW) != nil || st.Mode&unix.S_IFMT != unix.S_IFREG {
+		return store.FileID{}, false
+	}
+	return store.FileID{Dev: st.Dev, Ino: st.Ino, Ctime: st.Ctim.Nano(), Size: st.Size}, true
+}
+
 // lstatID returns the identity of the file at name, not following a
 // link; ok is false unless it is a regular file.
 func lstatID(name string) (id store.FileID, ok bool) {

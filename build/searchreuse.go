@@ -125,6 +125,11 @@ func readShard(data []byte, renumber []int32, postings map[string][]posting) err
 		}
 		data = data[k:]
 		ps := postings[token]
+		if ps == nil && count > 0 {
+			// A token is in one shard: its postings, made to their size
+			// (~970,000 at 10,000 skills, ~4 MB), not grown to it.
+			ps = make([]posting, 0, count) // count <= len(data): checked above
+		}
 		doc := uint64(0)
 		for range count {
 			v, k := binary.Uvarint(data)

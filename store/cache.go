@@ -77,7 +77,7 @@ const cacheAppID = 0x534b4331
 
 // cacheSchemaVersion is the user_version of the schema below; a cache of
 // another schema starts afresh.
-const cacheSchemaVersion = 9
+const cacheSchemaVersion = 10
 
 // cacheSchema is the cache's tables. The index itself is kept here: the
 // tables skills and skill_tags are the index's own (migrations/, with an
@@ -86,7 +86,10 @@ const cacheSchemaVersion = 9
 // updated by each rebuild in its transaction
 // (Index), and a source's row in sources holds what the cache adds to its
 // index row: its identity, hash, warnings and id position, and the
-// checksum of all of it (CachedSource.sum).
+// checksum of all of it (CachedSource.sum). The parts' names are indexed
+// apart from their data (parts_names), so that saveParts lists them from
+// the index's ~200 pages rather than the table's (9,000 search-token parts
+// inline at 10,000 skills: ~2,300 leaf pages).
 var cacheSchema = `
 DROP TABLE IF EXISTS meta; DROP TABLE IF EXISTS sources; DROP TABLE IF EXISTS source_tags; DROP TABLE IF EXISTS outputs; DROP TABLE IF EXISTS parts;
 DROP TABLE IF EXISTS skill_tags; DROP TABLE IF EXISTS skills;
@@ -101,6 +104,7 @@ CREATE INDEX skills_entries ON skills (id, name, version, capability_type, acces
 CREATE TABLE parts (
 	kind TEXT NOT NULL, key TEXT NOT NULL, data TEXT NOT NULL, sum TEXT NOT NULL, PRIMARY KEY (kind, key)
 ) WITHOUT ROWID;
+CREATE INDEX parts_names ON parts (kind, key);
 CREATE TABLE outputs (bucket INTEGER PRIMARY KEY, data BLOB NOT NULL);
 `
 
