@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
-	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -36,19 +35,31 @@ type eagerRun struct {
 	tokens  *postingsRun // the search tokens, numbered by source
 	stopped atomic.Bool
 	mu      sync.Mutex
-	made    map[string]eagerSkill // by id
-	err     error
+	// made numbers the ids of the skills made, and skills and endpoints
+	// hold what was kept of each by its number: nothing in them for the
+	// collector to scan or mark a skill (pathIndex).
+	made      pathIndex
+	skills    []madeSkill
+	endpoints pathList
+	err       error
 	// postings are the tokens' postings once finish has them, still
 	// numbered by source (renumbered for the listing by postingsFor).
 	postings map[string][]posting
 	finished bool
 }
 
-// eagerSkill is what eagerRun keeps of a skill it made.
+// eagerSkill is what eagerRun kept of a skill it made.
 type eagerSkill struct {
 	source   int    // the source's index: its search tokens' number until the listing is known
 	ins      span   // its Agent Skills instructions in the spill
 	endpoint string // its endpoint's URL
+}
+
+// madeSkill is an eagerSkill as the run keeps it, its endpoint in the
+// run's endpoints.
+type madeSkill struct {
+	source int
+	ins    span
 }
 
 // newEagerRun starts making the skills' files of site into o, or returns
@@ -59,7 +70,7 @@ func newEagerRun(ctx context.Context, cfg Config, site Site, o *output, keys bui
 	if err != nil {
 		return nil, nil
 	}
-	e := &eagerRun{pages: p, o: o, keys: keys, made: map[string]eagerSkill{}, tokens: newTokenMerger(ctx)}
+	e := &eagerRun{pages: p, o: o, keys: keys, tokens: newTokenMerger(ctx)}
 	if on := site.Exports; on.AgentSkills || on.LLMsTxt {
 		if e.spill, err = openSpill(o.dir); err != nil {
 			e.close()
@@ -84,9 +95,7 @@ func (e *eagerRun) make(i int, p *parsed) {
 	if err != nil {
 		err = fmt.Errorf("render skill %q: %w", row.ID, err)
 	}
-	// Copies are kept (here and the id below): the descriptor's strings
-	// may share its source's text.
-	m := eagerSkill{source: i, endpoint: strings.Clone(d.Endpoint.URL)}
+	m := madeSkill{source: i}
 	if err == nil && e.spill != nil {
 		var ins []byte
 		if ins, err = agentskills.Instructions(&agentskills.Skill{Descriptor: d, Summary: row.Summary}); err != nil {
@@ -101,7 +110,7 @@ func (e *eagerRun) make(i int, p *parsed) {
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if _, twice := e.made[row.ID]; twice && err == nil {
+	if _, twice := e.made.find(row.ID); twice && err == nil {
 		err = fmt.Errorf("render skill %q: made twice", row.ID) // a duplicate id: the load fails
 	}
 	if err != nil {
@@ -111,7 +120,11 @@ func (e *eagerRun) make(i int, p *parsed) {
 		e.stopped.Store(true)
 		return
 	}
-	e.made[strings.Clone(row.ID)] = m // not its source's text
+	// Copies are kept (the id and the endpoint), not the source's text
+	// the descriptor's strings may share.
+	e.made.add(row.ID)
+	e.skills = append(e.skills, m)
+	e.endpoints.add(d.Endpoint.URL)
 }
 
 // stop makes nothing more: the build fails. e may be nil.
@@ -157,7 +170,7 @@ func (e *eagerRun) close() {
 // descriptor returns the published descriptor of skill id, which the run
 // made into the new tree (the index keeps it aside: store.DB.KeepDescriptorsAside).
 func (e *eagerRun) descriptor(id string) ([]byte, error) {
-	if _, ok := e.made[id]; !ok {
+	if _, ok := e.made.find(id); !ok {
 		return nil, fmt.Errorf("skill %q was not made at its parse", id)
 	}
 	return readFile(filepath.Join(e.o.dir, filepath.FromSlash(e.pages.routes.descriptor(id))))
@@ -177,8 +190,11 @@ func (e *eagerRun) skill(id string) (eagerSkill, bool) {
 	if e == nil {
 		return eagerSkill{}, false
 	}
-	m, ok := e.made[id]
-	return m, ok
+	i, ok := e.made.find(id)
+	if !ok {
+		return eagerSkill{}, false
+	}
+	return eagerSkill{source: e.skills[i].source, ins: e.skills[i].ins, endpoint: e.endpoints.at(i)}, true
 }
 
 // madeAll reports whether the run made every skill of listed; e may be
@@ -188,7 +204,7 @@ func (e *eagerRun) madeAll(listed []store.Row) bool {
 		return false
 	}
 	for i := range listed {
-		if _, ok := e.made[listed[i].ID]; !ok {
+		if _, ok := e.made.find(listed[i].ID); !ok {
 			return false
 		}
 	}
@@ -205,7 +221,7 @@ func (e *eagerRun) postingsFor(docs []listItem) (map[string][]posting, []bool) {
 		return map[string][]posting{}, covered
 	}
 	n := 0
-	for _, m := range e.made {
+	for _, m := range e.skills {
 		n = max(n, m.source+1)
 	}
 	doc := make([]int32, n) // by source: its document's number, or -1
@@ -213,8 +229,8 @@ func (e *eagerRun) postingsFor(docs []listItem) (map[string][]posting, []bool) {
 		doc[i] = -1
 	}
 	for i := range docs {
-		if m, ok := e.made[docs[i].ID()]; ok {
-			doc[m.source] = int32(i)
+		if j, ok := e.made.find(docs[i].ID()); ok {
+			doc[e.skills[j].source] = int32(i)
 			covered[i] = true
 		}
 	}

@@ -59,8 +59,9 @@ type output struct {
 	records  records    // every file of the new tree
 	dirs     sync.Map   // made from the spare: the folders made or kept
 	mkdirMu  sync.Mutex // made from the spare: one folder made at a time
-	made     []string   // made from scratch, when cfg.Time is set: the folders made
-	shared   sync.Map   // made from scratch: folders found to exist, each of more than one file
+	made     pathList   // made from scratch, when cfg.Time is set: the folders made
+	sharedMu sync.Mutex
+	shared   pathIndex // made from scratch: folders found to exist, each of more than one file
 	written  int
 	done     bool
 	track    bool // the identity of each file is noted for the next build (a rebuild cache)
@@ -574,7 +575,10 @@ func (o *output) mkdir(dir string) error {
 	if o.spare != nil {
 		return o.mkdirInSpare(dir)
 	}
-	if _, ok := o.shared.Load(dir); ok {
+	o.sharedMu.Lock()
+	_, ok := o.shared.find(dir)
+	o.sharedMu.Unlock()
+	if ok {
 		return nil
 	}
 	err := os.Mkdir(dir, 0o755)
@@ -585,11 +589,15 @@ func (o *output) mkdir(dir string) error {
 	}
 	if err == nil && !o.cfg.Time.IsZero() {
 		o.mu.Lock()
-		o.made = append(o.made, dir)
+		o.made.add(dir)
 		o.mu.Unlock()
 	}
 	if errors.Is(err, fs.ErrExist) {
-		o.shared.Store(strings.Clone(dir), true)
+		o.sharedMu.Lock()
+		if _, ok := o.shared.find(dir); !ok {
+			o.shared.add(dir)
+		}
+		o.sharedMu.Unlock()
 		return nil
 	}
 	return err

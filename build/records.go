@@ -2,32 +2,32 @@ package build
 
 import (
 	"iter"
-	"slices"
 
 	"github.com/skillcat/skillcat/store"
 )
 
-// records is the record of every file of a new tree, by path. A map of
-// paths to the index of their record in pointer-free slices: the collector
-// then scans a map of 24-byte slots (a path and a number) and slices with
-// no pointer in them, where a map of the records themselves is 120-byte
-// slots to scan, twice as many as there are files (a large map's tables
-// are half full), at every collection of a render: ~63 MB at 100,000
-// skills, for ~13 MB of map and ~29 MB of records here. A record's key and
-// size are in one slice, its hash and identity in another, made only once
-// a record has either: a build without the rebuild cache (and no previous
-// record) fills neither, and its 275,000 records at 100,000 skills are
-// then 11 MB, not 29. The output's mutex guards it.
+// records is the record of every file of a new tree, by path. The paths
+// are numbered (pathIndex) and each number is the index of its record in
+// slices: nothing in it holds a pointer for the collector to scan or an
+// object a path to mark, where a map of paths to their records was
+// 275,000 strings and their map to scan at every collection of a build
+// of 100,000 skills. A record's key and size are in one slice, its hash
+// and identity in another, made only once a record has either: a build
+// without the rebuild cache (and no previous record) fills neither, and
+// its 275,000 records at 100,000 skills are then 11 MB, not 29. The
+// output's mutex guards it.
 type records struct {
-	at    map[string]int32
+	paths pathIndex
 	sized []sizedRecord
 	ids   []idRecord // nil while every record's hash and identity are zero; else as long as sized
-	// prev is the previous build's record, or nil; changed are the paths
-	// whose record was set to one other than prev's (set), each once, and
-	// kept counts the paths prev holds too: the rebuild cache's record is
-	// brought up to date by the difference (store.CacheTx.UpdateOutputs).
+	// prev is the previous build's record, or nil; changed are the
+	// numbers of the paths whose record was set to one other than prev's
+	// (set), each once, and kept counts the paths prev holds too: the
+	// rebuild cache's record is brought up to date by the difference
+	// (store.CacheTx.UpdateOutputs). Without a previous record every path
+	// is changed, and none is noted.
 	prev    map[string]store.CachedOutput
-	changed []string
+	changed []int32
 	kept    int
 }
 
@@ -51,12 +51,12 @@ type idRecord struct {
 // grown from none, allocated ~16 MB (a slice grows by a quarter at a time
 // past 256 elements), four times what they hold.
 func newRecords(prev map[string]store.CachedOutput) records {
-	return records{at: make(map[string]int32, len(prev)), sized: make([]sizedRecord, 0, len(prev)), prev: prev}
+	return records{paths: newPathIndex(len(prev)), sized: make([]sizedRecord, 0, len(prev)), prev: prev}
 }
 
 // get returns the record of path.
 func (r *records) get(path string) (store.CachedOutput, bool) {
-	i, ok := r.at[path]
+	i, ok := r.paths.find(path)
 	if !ok {
 		return store.CachedOutput{}, false
 	}
@@ -79,10 +79,9 @@ func (r *records) set(path string, rec store.CachedOutput) {
 	if r.ids == nil && id != (idRecord{}) {
 		r.ids = make([]idRecord, len(r.sized), cap(r.sized))
 	}
-	i, had := r.at[path]
+	i, had := r.paths.find(path)
 	if !had {
-		i = int32(len(r.sized))
-		r.at[path] = i
+		i = r.paths.add(path)
 		r.sized = append(r.sized, sizedRecord{})
 		if r.ids != nil {
 			r.ids = append(r.ids, idRecord{})
@@ -94,7 +93,9 @@ func (r *records) set(path string, rec store.CachedOutput) {
 	changed := r.sized[i].changed
 	if !changed && (!ok || rec != prev) {
 		changed = true
-		r.changed = append(r.changed, path)
+		if r.prev != nil {
+			r.changed = append(r.changed, i)
+		}
 	}
 	r.sized[i] = sizedRecord{rec.Key, rec.Size, changed}
 	if r.ids != nil {
@@ -105,11 +106,12 @@ func (r *records) set(path string, rec store.CachedOutput) {
 // len is the number of files recorded.
 func (r *records) len() int { return len(r.sized) }
 
-// all yields every path and its record, in no order.
+// all yields every path and its record, in the order they were first
+// set.
 func (r *records) all() iter.Seq2[string, store.CachedOutput] {
 	return func(yield func(string, store.CachedOutput) bool) {
-		for p, i := range r.at {
-			if !yield(p, r.rec(i)) {
+		for i := range int32(r.paths.len()) {
+			if !yield(r.paths.at(i), r.rec(i)) {
 				return
 			}
 		}
@@ -119,8 +121,8 @@ func (r *records) all() iter.Seq2[string, store.CachedOutput] {
 // asMap returns the records as one map, for the rebuild cache.
 func (r *records) asMap() map[string]store.CachedOutput {
 	m := make(map[string]store.CachedOutput, len(r.sized))
-	for p, i := range r.at {
-		m[p] = r.rec(i)
+	for p, rec := range r.all() {
+		m[p] = rec
 	}
 	return m
 }
@@ -130,11 +132,20 @@ func (r *records) asMap() map[string]store.CachedOutput {
 // previous record's paths that no record holds (looked for only when some
 // are missing).
 func (r *records) since() []string {
-	paths := r.changed
+	if r.prev == nil {
+		paths := make([]string, 0, r.paths.len())
+		for i := range int32(r.paths.len()) {
+			paths = append(paths, r.paths.at(i))
+		}
+		return paths
+	}
+	paths := make([]string, 0, len(r.changed))
+	for _, i := range r.changed {
+		paths = append(paths, r.paths.at(i))
+	}
 	if r.kept < len(r.prev) {
-		paths = slices.Clone(paths)
 		for p := range r.prev {
-			if _, ok := r.at[p]; !ok {
+			if _, ok := r.paths.find(p); !ok {
 				paths = append(paths, p)
 			}
 		}

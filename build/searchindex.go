@@ -164,7 +164,7 @@ type postingsRun struct {
 	keys     []string
 	missing  map[string]int       // doc number by id, of the skills still to tokenize
 	postings map[string][]posting // the cached skills' before start, everyone's after finish
-	tokenAt  map[string]int32     // while merging: each token's place in lists
+	tokenAt  pathIndex            // while merging: each token, numbered by its place in lists
 	lists    [][]posting
 	results  chan docTokensOf
 	merged   chan struct{}
@@ -253,12 +253,17 @@ func newPostingsRun(ctx context.Context, cat *catalog, docs []listItem, digests 
 // start starts the merger of the tokens made in this build, which
 // finish gives back as r.postings.
 func (r *postingsRun) start() {
-	r.tokenAt = make(map[string]int32, len(r.postings))
+	// The tokens are numbered in an index with no pointer in it for the
+	// collector (pathIndex): the merger's map of token strings was some
+	// 400,000 of them to mark at every collection of a build of 100,000
+	// skills, most of which run while it merges.
+	r.tokenAt = newPathIndex(len(r.postings))
 	r.lists = make([][]posting, 0, len(r.postings))
 	for t, ps := range r.postings {
-		r.tokenAt[t] = int32(len(r.lists))
+		r.tokenAt.add(t)
 		r.lists = append(r.lists, ps)
 	}
+	r.postings = nil
 	go func() {
 		defer close(r.merged)
 		for t := range r.results {
@@ -269,11 +274,11 @@ func (r *postingsRun) start() {
 			*t.toks = (*t.toks)[:0]
 			tokenLists.Put(t.toks)
 		}
-		postings := make(map[string][]posting, len(r.tokenAt))
-		for t, i := range r.tokenAt {
-			postings[t] = r.lists[i]
+		postings := make(map[string][]posting, len(r.lists))
+		for i, ps := range r.lists {
+			postings[r.tokenAt.at(int32(i))] = ps
 		}
-		r.postings, r.tokenAt, r.lists = postings, nil, nil
+		r.postings, r.tokenAt, r.lists = postings, pathIndex{}, nil
 	}()
 }
 
@@ -281,10 +286,9 @@ func (r *postingsRun) start() {
 // postings: one posting a token, of the best class it was found in.
 func (r *postingsRun) merge(doc int, toks []foundToken) {
 	for _, tc := range toks {
-		i, ok := r.tokenAt[tc.token]
+		i, ok := r.tokenAt.find(tc.token)
 		if !ok {
-			i = int32(len(r.lists))
-			r.tokenAt[strings.Clone(tc.token)] = i // not the description it was cut from
+			i = r.tokenAt.add(tc.token) // a copy, not the description it was cut from
 			r.lists = append(r.lists, nil)
 		}
 		ps, p := r.lists[i], posting(doc)<<2|posting(tc.class)

@@ -229,7 +229,11 @@ func gone(err error) bool {
 // holds no earlier output once the time changes), and are shared with it
 // until the exchange, so they are left alone.
 func (o *output) stamp(t time.Time) error {
-	dirs := append([]string{o.dir}, o.made...)
+	dirs := make([]string, 0, 1+o.made.len())
+	dirs = append(dirs, o.dir)
+	for i := range int32(o.made.len()) {
+		dirs = append(dirs, o.made.at(i))
+	}
 	o.dirs.Range(func(k, _ any) bool {
 		dirs = append(dirs, k.(string))
 		return true

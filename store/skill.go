@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"database/sql"
@@ -114,14 +115,12 @@ type Loader struct {
 	removeTags  *sql.Stmt // prepared by remove, at its first call
 	removeSkill *sql.Stmt
 	aside       bool // rows are inserted without their descriptor bytes (KeepDescriptorsAside)
-	// listing is the listed rows added, for Listing, when the index is not
-	// a rebuild cache's; tags holds each tag of them once.
-	listing []Row
-	tags    map[string]string
-	// tagged is the rows added whose tags wait for Commit (addTags), when
-	// the index is not a rebuild cache's; ctx is the load's.
-	tagged []taggedRow
-	ctx    context.Context
+	// held are the rows added, for Commit (their tags wait for it:
+	// addTags) and Listing, when holding: when the index is not a rebuild
+	// cache's; ctx is the load's.
+	held    heldRows
+	holding bool
+	ctx     context.Context
 	// heldBack are the statements that make what a load into an empty
 	// index leaves out until Commit, in schema order (nil for any other
 	// load); rejected are the sources of the rows Commit found to be
@@ -130,23 +129,13 @@ type Loader struct {
 	rejected map[string]bool
 }
 
-// taggedRow is a row's tags waiting for Commit, its strings those of the
-// listing (or copies, for a private row): not the parse's, which may
-// hold on to a whole source.
-type taggedRow struct {
-	id, source string
-	tags       []string
-}
-
 // NewLoader begins a load. Until Commit or Close, the DB serves no other
 // query. On the index of a rebuild cache (CacheTx.Index) the load is part
 // of the cache's transaction: Commit and Close then only end it, and the
 // rows are kept or dropped with that transaction.
 func (db *DB) NewLoader(ctx context.Context) (*Loader, error) {
 	l := &Loader{q: db.q, kept: db.kept, ctx: ctx, aside: db.aside != 0}
-	if l.kept == nil {
-		l.listing, l.tags = []Row{}, map[string]string{}
-	}
+	l.holding = l.kept == nil
 	if db.db != nil {
 		tx, err := db.db.BeginTx(ctx, nil)
 		if err != nil {
@@ -364,19 +353,10 @@ func (l *Loader) Add(ctx context.Context, s *Row) (*DuplicateError, error) {
 	if err != nil {
 		return nil, fmt.Errorf("load skill %q from %s: %w", s.ID, s.Source, err)
 	}
-	e := l.list(s)
-	if l.listing == nil {
+	if !l.holding {
 		return nil, l.insertRowTags(ctx, s.ID, s.Source, s.Tags)
 	}
-	if len(s.Tags) > 0 {
-		if e == nil { // a private row's, copied
-			e = &Row{ID: strings.Clone(s.ID), Source: strings.Clone(s.Source)}
-			for _, tag := range s.Tags {
-				e.Tags = append(e.Tags, strings.Clone(tag))
-			}
-		}
-		l.tagged = append(l.tagged, taggedRow{id: e.ID, source: e.Source, tags: e.Tags})
-	}
+	l.held.add(s, s.Access != string(skillcat.Private))
 	return nil, nil
 }
 
@@ -402,20 +382,32 @@ func (l *Loader) insertRowTags(ctx context.Context, id, source string, tags []st
 // skills outgrows SQLite's page cache (each insert a page spilled and
 // read again; the index insert 1.46 times the CPU per row at 100,000).
 func (l *Loader) addTags(ctx context.Context) error {
-	slices.SortFunc(l.tagged, func(a, b taggedRow) int { return strings.Compare(a.id, b.id) })
+	h := &l.held
+	var tagged []int
+	for i := range h.rows {
+		if len(h.tagsOf(i)) > 0 {
+			tagged = append(tagged, i)
+		}
+	}
+	slices.SortFunc(tagged, func(a, b int) int { return bytes.Compare(h.field(a, heldID), h.field(b, heldID)) })
 	rctx := rowContext(ctx)
-	for _, t := range l.tagged {
-		if l.rejected[t.source] {
+	var tags []string
+	for _, i := range tagged {
+		source := h.field(i, heldSource)
+		if l.rejected[string(source)] {
 			continue
 		}
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		if err := l.insertRowTags(rctx, t.id, t.source, t.tags); err != nil {
+		tags = tags[:0]
+		for _, t := range h.tagsOf(i) {
+			tags = append(tags, h.tagNames[t])
+		}
+		if err := l.insertRowTags(rctx, string(h.field(i, heldID)), string(source), tags); err != nil {
 			return err
 		}
 	}
-	l.tagged = nil
 	return nil
 }
 
@@ -426,30 +418,6 @@ func (l *Loader) addTags(ctx context.Context) error {
 // between rows instead.
 func rowContext(ctx context.Context) context.Context { return context.WithoutCancel(ctx) }
 
-// list adds the row s, just inserted, to the listing when it is listed,
-// as ListedEntries reads it back: no descriptor, its strings packed, each
-// tag held once. It returns the row as listed, or nil.
-func (l *Loader) list(s *Row) *Row {
-	if l.listing == nil || s.Access == string(skillcat.Private) {
-		return nil
-	}
-	e := *s
-	e.Descriptor = nil
-	e.Tags = nil
-	for _, tag := range s.Tags {
-		if held, ok := l.tags[tag]; ok {
-			tag = held
-		} else {
-			tag = strings.Clone(tag)
-			l.tags[tag] = tag
-		}
-		e.Tags = append(e.Tags, tag)
-	}
-	e.pack()
-	l.listing = append(l.listing, e)
-	return &e
-}
-
 // Listing returns the listed rows Add inserted, in id order, as
 // ListedEntries("") returns them once the load is committed into an index
 // that held no row before it (the build's temporary index), without
@@ -457,13 +425,11 @@ func (l *Loader) list(s *Row) *Row {
 // whose load replaces some of the rows it holds. It is called once, after
 // Commit (which finds some duplicates).
 func (l *Loader) Listing() (rows []Row, ok bool) {
-	if l.listing == nil {
+	if !l.holding {
 		return nil, false
 	}
-	// Made to its size (it is held for a whole render), as ListedEntries
-	// makes it.
-	rows = slices.Clone(slices.DeleteFunc(l.listing, func(r Row) bool { return l.rejected[r.Source] }))
-	l.listing, l.tags = []Row{}, map[string]string{}
+	rows = l.held.listing(func(source []byte) bool { return !l.rejected[string(source)] })
+	l.held = heldRows{}
 	slices.SortFunc(rows, func(a, b Row) int { return strings.Compare(a.ID, b.ID) })
 	return rows, true
 }
