@@ -20,6 +20,7 @@ import (
 
 	skillcat "github.com/skillcat/skillcat"
 	"github.com/skillcat/skillcat/build"
+	"github.com/skillcat/skillcat/internal/treetest"
 	"github.com/skillcat/skillcat/synth"
 )
 
@@ -267,7 +268,7 @@ func treeState(t *testing.T, dir string) map[string]fileState {
 			return err
 		}
 		rel, _ := filepath.Rel(dir, p)
-		st[path.Clean(filepath.ToSlash(rel))] = fileState{inode(info), sha256.Sum256(data)}
+		st[path.Clean(filepath.ToSlash(rel))] = fileState{treetest.Inode(info), sha256.Sum256(data)}
 		return nil
 	})
 	if err != nil {

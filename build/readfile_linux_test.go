@@ -39,15 +39,21 @@ func TestReadFile(t *testing.T) {
 	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
 		t.Skipf("cannot make a FIFO: %v", err)
 	}
+	refusedAtOnce(t, "readFile of a FIFO", func() error { _, err := readFile(fifo); return err })
+}
+
+// refusedAtOnce checks that read returns errNotRegular without blocking.
+func refusedAtOnce(t *testing.T, what string, read func() error) {
+	t.Helper()
 	done := make(chan error, 1)
-	go func() { _, err := readFile(fifo); done <- err }()
+	go func() { done <- read() }()
 	select {
 	case err := <-done:
 		if !errors.Is(err, errNotRegular) {
-			t.Errorf("FIFO: %v, want errNotRegular", err)
+			t.Errorf("%s: %v, want errNotRegular", what, err)
 		}
 	case <-time.After(10 * time.Second):
-		t.Fatal("readFile blocked on a FIFO")
+		t.Fatalf("%s blocked", what)
 	}
 }
 
@@ -79,14 +85,8 @@ func TestLoadFromDirFS(t *testing.T) {
 	if err := syscall.Mkfifo(filepath.Join(dir, "a", "s.json"), 0o644); err != nil {
 		t.Skipf("cannot make a FIFO: %v", err)
 	}
-	done := make(chan error, 1)
-	go func() { f := SourceFile{Path: "a/s.json", at: "a/s.json"}; done <- f.load(fsys) }()
-	select {
-	case err := <-done:
-		if !errors.Is(err, errNotRegular) {
-			t.Errorf("FIFO since the walk: %v, want errNotRegular", err)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("load blocked on a FIFO")
-	}
+	refusedAtOnce(t, "load of a FIFO put there since the walk", func() error {
+		f := SourceFile{Path: "a/s.json", at: "a/s.json"}
+		return f.load(fsys)
+	})
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/skillcat/skillcat/internal/treetest"
 	"github.com/skillcat/skillcat/store"
 )
 
@@ -45,7 +46,7 @@ func TestKeptCatalog(t *testing.T) {
 		if err != nil {
 			return 0
 		}
-		return fileInode(info)
+		return treetest.Inode(info)
 	}
 	// rebuild changes the rows of changed (by source; a zero Row's source
 	// in gone removes it), exports, checks the file against a fresh
