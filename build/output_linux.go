@@ -117,18 +117,17 @@ func lstatAt(dir int, name string) (id store.FileID, ok bool) {
 	if unix.Fstatat(dir, name, &st, unix.AT_SYMLINK_NOFOLLOW) != nil || st.Mode&unix.S_IFMT != unix.S_IFREG {
 		return store.FileID{}, false
 	}
-	return store.FileID{Dev: st.Dev, Ino: st.Ino, Ctime: st.Ctim.Nano(), Size: st.Size}, true
+	return statID(&st), true
+}
+
+// statID is the identity of the file st describes.
+func statID(st *unix.Stat_t) store.FileID {
+	return store.FileID{Dev: st.Dev, Ino: st.Ino, Ctime: st.Ctim.Nano(), Size: st.Size}
 }
 
 // lstatID returns the identity of the file at name, not following a
 // link; ok is false unless it is a regular file.
-func lstatID(name string) (id store.FileID, ok bool) {
-	var st unix.Stat_t
-	if unix.Lstat(name, &st) != nil || st.Mode&unix.S_IFMT != unix.S_IFREG {
-		return store.FileID{}, false
-	}
-	return store.FileID{Dev: st.Dev, Ino: st.Ino, Ctime: st.Ctim.Nano(), Size: st.Size}, true
-}
+func lstatID(name string) (id store.FileID, ok bool) { return lstatAt(unix.AT_FDCWD, name) }
 
 // renameOver renames the folder from to to, an empty folder it replaces
 // (os.Rename refuses an existing folder as its target).
@@ -209,7 +208,7 @@ func sameBytesFile(name string, rec store.CachedOutput, mode uint32, t time.Time
 	if n, err := io.Copy(h, f); err != nil || n != rec.Size || [sha256.Size]byte(h.Sum(nil)) != rec.Hash {
 		return store.FileID{}, false
 	}
-	return store.FileID{Dev: st.Dev, Ino: st.Ino, Ctime: st.Ctim.Nano(), Size: st.Size}, true
+	return statID(&st), true
 }
 
 // hasRoom reports whether the file system of dir has at least 1/64 of its

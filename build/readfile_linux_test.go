@@ -58,7 +58,7 @@ func refusedAtOnce(t *testing.T, what string, read func() error) {
 }
 
 // TestLoadFromDirFS checks that a source of os.DirFS is read straight from
-// the disk (osDir) with what fs.ReadFile would give, and that a FIFO put
+// the disk (onDisk) with what fs.ReadFile would give, and that a FIFO put
 // in its place since the walk is refused, not waited on.
 func TestLoadFromDirFS(t *testing.T) {
 	dir := t.TempDir()
@@ -69,11 +69,14 @@ func TestLoadFromDirFS(t *testing.T) {
 		t.Fatal(err)
 	}
 	fsys := os.DirFS(dir)
-	if got, ok := osDir(fsys); !ok || got != dir {
-		t.Fatalf("osDir(os.DirFS(%q)) = %q, %v", dir, got, ok)
+	if got, ok := onDisk(fsys, "a/s.json"); !ok || got != dir+"/a/s.json" {
+		t.Fatalf("onDisk(os.DirFS(%q), a/s.json) = %q, %v", dir, got, ok)
 	}
-	if _, ok := osDir(os.DirFS("")); ok {
-		t.Error("osDir took os.DirFS(\"\"), whose Open always fails")
+	if _, ok := onDisk(os.DirFS(""), "a/s.json"); ok {
+		t.Error("onDisk took os.DirFS(\"\"), whose Open always fails")
+	}
+	if _, ok := onDisk(fsys, "../s.json"); ok {
+		t.Error("onDisk took a name os.DirFS refuses")
 	}
 	f := SourceFile{Path: "a/s.json", at: "a/s.json"}
 	if err := f.load(fsys); err != nil || string(f.Data) != `{"id":"s"}` {

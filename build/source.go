@@ -37,8 +37,8 @@ func (f *SourceFile) load(fsys fs.FS) error {
 	}
 	var data []byte
 	var err error
-	if dir, ok := osDir(fsys); ok && readsDirect && fs.ValidPath(f.at) && !strings.ContainsRune(f.at, 0) {
-		data, err = readFile(strings.TrimSuffix(dir, "/") + "/" + f.at) // os.DirFS's own path
+	if name, ok := onDisk(fsys, f.at); ok {
+		data, err = readFile(name)
 	} else {
 		// Opening a FIFO blocks until a writer comes, so it is never
 		// opened, even if one replaced the file since the walk.
@@ -60,16 +60,18 @@ func (f *SourceFile) load(fsys fs.FS) error {
 	return nil
 }
 
-// osDir returns dir when fsys is os.DirFS(dir), the content directory on
-// disk (a value of os's string type dirFS, whose Open opens dir + "/" +
-// name): its sources are then read by readFile, in half the system calls
-// of fs.ReadFile through it.
-func osDir(fsys fs.FS) (string, bool) {
+// onDisk returns the path os.DirFS(dir) opens for name when fsys is
+// os.DirFS(dir), the content directory on disk (a value of os's string
+// type dirFS, whose Open checks name as below and opens dir + "/" +
+// name), and where readFile reads such a path (readsDirect): a source is
+// then read by readFile, in half the system calls of fs.ReadFile.
+func onDisk(fsys fs.FS, name string) (string, bool) {
 	v := reflect.ValueOf(fsys)
-	if v.Kind() != reflect.String || v.Type().PkgPath() != "os" || v.Type().Name() != "dirFS" || v.Len() == 0 {
+	if !readsDirect || v.Kind() != reflect.String || v.Type().PkgPath() != "os" || v.Type().Name() != "dirFS" || v.Len() == 0 ||
+		!fs.ValidPath(name) || strings.ContainsRune(name, 0) {
 		return "", false
 	}
-	return v.String(), true
+	return strings.TrimSuffix(v.String(), "/") + "/" + name, true
 }
 
 // The source rule, the one place that says what counts as a skill source

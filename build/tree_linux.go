@@ -296,10 +296,10 @@ func (v *intactVisitor) entry(dir string, fd int, _ *unix.Stat_t, name []byte, _
 		rel = name
 	}
 	rec, ok := v.prev[string(rel)]
-	var st unix.Stat_t
-	if !ok || rec.Stat == (store.FileID{}) || unix.Fstatat(fd, string(name), &st, unix.AT_SYMLINK_NOFOLLOW) != nil ||
-		st.Mode&unix.S_IFMT != unix.S_IFREG ||
-		(store.FileID{Dev: st.Dev, Ino: st.Ino, Ctime: st.Ctim.Nano(), Size: st.Size}) != rec.Stat {
+	if !ok || rec.Stat == (store.FileID{}) {
+		return false, errChanged
+	}
+	if id, ok := lstatAt(fd, string(name)); !ok || id != rec.Stat {
 		return false, errChanged
 	}
 	v.n.Add(1)
