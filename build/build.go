@@ -297,17 +297,23 @@ func build(ctx context.Context, cfg Config, cache *store.CacheTx, sources func()
 	// The sources are read, and the cache's record of the output decoded,
 	// beside the rest: the record is waited for only where it is used.
 	var prevOf func() (map[string]store.CachedOutput, error)
+	// fresh says that no file of a previous build is taken: there is no
+	// cache, or its record is of no output (a new cache: a first build,
+	// CI's without a restored cache) or of one stamped otherwise.
+	fresh := cache == nil
 	if cache != nil {
 		prevOf = cache.OutputsAside(ctx)
 		if when, err := cache.Meta(ctx, "time"); err != nil {
 			prevOf()
 			return &Result{}, err
 		} else if when != stampKey(cfg) {
-			// A new date or umask stamps every file: write them all.
+			// A new date or umask stamps every file (a new cache has no
+			// date): write them all.
 			if _, err := prevOf(); err != nil {
 				return &Result{}, err
 			}
 			prevOf = func() (map[string]store.CachedOutput, error) { return nil, nil }
+			fresh = true
 		}
 		var res *Result
 		var ok bool
@@ -322,6 +328,9 @@ func build(ctx context.Context, cfg Config, cache *store.CacheTx, sources func()
 				res = &Result{}
 			}
 			return res, err
+		}
+		if fresh {
+			prevOf = nil
 		}
 	}
 	// A rebuild brings the spare up to date (read whole first) while the
@@ -360,10 +369,10 @@ func build(ctx context.Context, cfg Config, cache *store.CacheTx, sources func()
 			}
 		}()
 	}
-	// eager is the tree made before the load, or nil: with a cache, o is
+	// eager is the tree made before the load, or nil: in a rebuild, o is
 	// the goroutine's above until made says it is done.
 	var eager *output
-	if cache == nil {
+	if fresh {
 		// Nothing of a previous build is taken: the new tree is made
 		// before the load, for each listed skill's own files to be made
 		// as soon as it is parsed (eagerRun). Where it cannot be made,
@@ -371,6 +380,7 @@ func build(ctx context.Context, cfg Config, cache *store.CacheTx, sources func()
 		// the error of making the tree (tried again below) after them.
 		if eager, err = newOutput(cfg, nil); err == nil {
 			defer eager.abandon()
+			eager.track = cache != nil
 			o = eager
 		}
 	}
@@ -708,9 +718,10 @@ func (c *catalog) close() {
 // (store.CacheTx.Index), brought up to date with the sources that changed
 // (updateIndex).
 //
-// With o (a build without a cache: nothing of a previous build is taken
-// from its output), each listed skill's own files are made into o as soon
-// as its source is parsed (eagerRun); its pages are made with keys.
+// With o (nothing of a previous build is taken from its output), each
+// listed skill's own files are made into o as soon as its source is
+// parsed (eagerRun), with or without a cache; its pages are made with
+// keys.
 func load(ctx context.Context, cfg Config, cache *store.CacheTx, sources func() ([]SourceFile, skillcat.Violations), o *output, keys buildKeys) (*catalog, *Result, error) {
 	res := &Result{}
 	mark := time.Now()
@@ -752,13 +763,14 @@ func load(ctx context.Context, cfg Config, cache *store.CacheTx, sources func() 
 		res.Published, res.Private = 0, 0
 		return nil, res, err
 	}
-	if o != nil && cache == nil {
+	if o != nil {
 		if cat.eager, err = newEagerRun(ctx, cfg, site, o, keys); err != nil {
 			return fail(fmt.Errorf("write %s: %w", cfg.Out, err))
 		}
-		if cat.eager != nil {
+		if cat.eager != nil && cache == nil {
 			// Each listed skill's descriptor is in the new tree before
-			// its row is added: the index keeps none of them.
+			// its row is added: the temporary index keeps none of them.
+			// The cache's keeps them, for the rebuilds to come.
 			cat.db.KeepDescriptorsAside(cat.eager.descriptor)
 		}
 	}
@@ -768,7 +780,7 @@ func load(ctx context.Context, cfg Config, cache *store.CacheTx, sources func() 
 	}
 	defer x.close()
 	if cache != nil {
-		err = updateIndex(ctx, cfg, files, display, cache, x)
+		err = updateIndex(ctx, cfg, files, display, cache, x, cat.eager)
 	} else {
 		err = parseSources(ctx, cfg.Content, files, display, cfg.Workers, nil, x, cat.eager)
 	}

@@ -144,6 +144,7 @@ func (e *eagerRun) finish() error {
 	e.finished = true
 	postings, _, err := e.tokens.finish()
 	e.postings = postings
+	eagerFinished(len(e.skills))
 	if e.spill != nil {
 		if serr := e.spill.done(); err == nil {
 			err = serr
@@ -154,6 +155,10 @@ func (e *eagerRun) finish() error {
 	}
 	return err
 }
+
+// eagerFinished is called with the number of skills an eager run made
+// when it finishes; tests replace it.
+var eagerFinished = func(made int) {}
 
 // close frees what the run holds; e may be nil.
 func (e *eagerRun) close() {

@@ -3,6 +3,7 @@ package build_test
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io/fs"
 	"maps"
 	"os"
@@ -11,19 +12,21 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+	"time"
 
 	"github.com/skillcat/skillcat/build"
 	"github.com/skillcat/skillcat/synth"
 	"github.com/skillcat/skillcat/templates"
 )
 
-// TestEagerEqualsStreamed holds a cold build without a cache, whose
-// skills' own files are made as each source is parsed (eagerRun), to a
-// cold build with a new cache, which makes them from the descriptors
-// streamed out of the index after the load: the same tree, byte for byte,
-// whatever the workers' timing, with every export or none (no spill of
-// instructions), and with a site's own skill template (executed, not
-// written by skillhtml.go).
+// TestEagerEqualsStreamed holds a cold build, whose skills' own files are
+// made as each source is parsed (eagerRun), without a cache and with a
+// new one, to a build that makes them from the descriptors streamed out
+// of the index after the load (a cache filled by a build at another time,
+// so that no source is parsed again and no file taken): the same tree,
+// byte for byte, whatever the workers' timing, with every export or none
+// (no spill of instructions), and with a site's own skill template
+// (executed, not written by skillhtml.go).
 func TestEagerEqualsStreamed(t *testing.T) {
 	builtin, err := fs.ReadFile(templates.FS(), "skill.html")
 	if err != nil {
@@ -56,22 +59,32 @@ func TestEagerEqualsStreamed(t *testing.T) {
 					Cache: cache, Workers: workers, Time: testTime, BaseURL: "https://skills.example.com/", Templates: tc.templates}
 			}
 			dir := t.TempDir()
+			cache := filepath.Join(dir, "cache.sqlite")
+			earlier := cfg(filepath.Join(dir, "earlier"), cache, 2)
+			earlier.Time = testTime.Add(-time.Hour)
+			mustBuild(t, earlier)
 			streamed := filepath.Join(dir, "streamed")
-			mustBuild(t, cfg(streamed, filepath.Join(dir, "cache.sqlite"), 2))
+			if res := mustBuild(t, cfg(streamed, cache, 2)); res.Parsed != 0 {
+				t.Fatalf("the streamed build parsed %d sources, want none", res.Parsed)
+			}
 			want := snapshot(t, streamed)
 			for _, workers := range []int{1, 2, 4} {
-				eager := filepath.Join(dir, "eager")
-				os.RemoveAll(eager)
-				mustBuild(t, cfg(eager, "", workers))
-				if got := snapshot(t, eager); !maps.Equal(got, want) {
+				for _, cache := range []string{"", filepath.Join(dir, fmt.Sprintf("new-%d.sqlite", workers))} {
+					eager := filepath.Join(dir, "eager")
+					os.RemoveAll(eager)
+					mustBuild(t, cfg(eager, cache, workers))
+					got := snapshot(t, eager)
+					if maps.Equal(got, want) {
+						continue
+					}
 					for _, p := range slices.Sorted(maps.Keys(want)) {
 						if got[p] != want[p] {
-							t.Errorf("%d workers: %s: got %q, want %q", workers, p, got[p], want[p])
+							t.Errorf("%d workers, cache %q: %s: got %q, want %q", workers, cache, p, got[p], want[p])
 						}
 					}
 					for p := range got {
 						if _, ok := want[p]; !ok {
-							t.Errorf("%d workers: %s: made, not in the streamed build", workers, p)
+							t.Errorf("%d workers, cache %q: %s: made, not in the streamed build", workers, cache, p)
 						}
 					}
 				}

@@ -201,6 +201,7 @@ func TestSearchRebuildReadsPreviousIndex(t *testing.T) {
 	t.Parallel()
 	f := newCacheFixture(t, 16)
 	f.build(t)
+	keepSearchTokens(t, f)
 	db, err := sql.Open("sqlite", f.cache)
 	if err != nil {
 		t.Fatal(err)

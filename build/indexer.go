@@ -266,8 +266,13 @@ func (x *indexer) layoutViolations() skillcat.Violations {
 // (store.CacheTx.Trusted) is verified whole first. The id of a new row is
 // checked by the index's unique index on id against every skill it holds,
 // and which skills are listed or private is read from it afterwards.
-func updateIndex(ctx context.Context, cfg Config, files []SourceFile, display func(string) string, cache *store.CacheTx, x *indexer) error {
-	if !cache.Trusted() {
+// With e (a build that takes no file of a previous one), each listed
+// skill parsed has its own files made at its parse.
+func updateIndex(ctx context.Context, cfg Config, files []SourceFile, display func(string) string, cache *store.CacheTx, x *indexer, e *eagerRun) error {
+	// A new cache's index is loaded as the temporary one is: no row to
+	// verify or replace, its duplicates found at the commit.
+	x.kept, x.waiting = !x.loader.FromEmpty(), map[string]bool{}
+	if x.kept && !cache.Trusted() {
 		if err := cache.Verify(ctx); err != nil {
 			return err
 		}
@@ -279,7 +284,6 @@ func updateIndex(ctx context.Context, cfg Config, files []SourceFile, display fu
 	present := make(map[string]bool, len(files))
 	looked := map[string]bool{}
 	var changed []SourceFile
-	x.kept, x.waiting = true, map[string]bool{}
 	for _, f := range files {
 		present[f.Path] = true
 		if st, ok := states[f.Path]; !ok || f.stat == "" || st.Stat != f.stat {
@@ -305,8 +309,11 @@ func updateIndex(ctx context.Context, cfg Config, files []SourceFile, display fu
 			return err
 		}
 	}
-	if err := parseSources(ctx, cfg.Content, changed, display, cfg.Workers, cache, x, nil); err != nil {
+	if err := parseSources(ctx, cfg.Content, changed, display, cfg.Workers, cache, x, e); err != nil {
 		return err
+	}
+	if !x.kept {
+		return nil // every source was given to add
 	}
 	if err := x.flush(ctx, cache, display); err != nil {
 		return err

@@ -988,6 +988,15 @@ func (t *CacheTx) KeepSources(ctx context.Context) error {
 	return nil
 }
 
+// fromEmpty notes that the cache held no source and no skill when this
+// build's load began: every row it holds is then one this build wrote, as
+// sound as a verified one (Verify), so Commit seals it.
+func (t *CacheTx) fromEmpty() {
+	t.mu.Lock()
+	t.verified = true
+	t.mu.Unlock()
+}
+
 // Commit makes the update the cache, with a seal token (see sealSuffix)
 // that Cache.Close seals, when the rows were trusted (the token stays the
 // one sealed) or verified (a new one): a cache that was neither (a build

@@ -96,8 +96,8 @@ func (db *DB) Load(ctx context.Context, skills []Row) ([]*DuplicateError, error)
 // load each skill as soon as it is parsed instead of holding them all.
 // Nothing is visible to queries until Commit.
 //
-// A load into an empty index (the build's temporary index) leaves out,
-// until Commit, what each insert would otherwise keep in order: the
+// A load into an empty index (the build's temporary index, or the index
+// of a new rebuild cache: FromEmpty) leaves out, until Commit, what each insert would otherwise keep in order: the
 // indexes on skills, the unique one on id among them, and the skill_tags
 // table (heldBack). Rows arrive in source order, their ids in no order, so
 // each insert into those B-trees lands anywhere in them, and past ~10,000
@@ -117,7 +117,7 @@ type Loader struct {
 	aside       bool // rows are inserted without their descriptor bytes (KeepDescriptorsAside)
 	// held are the rows added, for Commit (their tags wait for it:
 	// addTags) and Listing, when holding: when the index is not a rebuild
-	// cache's; ctx is the load's.
+	// cache's, or is a new one's; ctx is the load's.
 	held    heldRows
 	holding bool
 	ctx     context.Context
@@ -135,7 +135,6 @@ type Loader struct {
 // rows are kept or dropped with that transaction.
 func (db *DB) NewLoader(ctx context.Context) (*Loader, error) {
 	l := &Loader{q: db.q, kept: db.kept, ctx: ctx, aside: db.aside != 0}
-	l.holding = l.kept == nil
 	if db.db != nil {
 		tx, err := db.db.BeginTx(ctx, nil)
 		if err != nil {
@@ -143,9 +142,18 @@ func (db *DB) NewLoader(ctx context.Context) (*Loader, error) {
 		}
 		l.tx, l.q = tx, tx
 	}
+	// The index of a rebuild cache is loaded as the temporary one is
+	// only when the cache is new: it holds no skill and no source, so
+	// that no row is replaced and no source's row removed.
+	empty := emptySQL
+	if l.kept != nil {
+		empty = emptyCacheSQL
+	}
 	var err error
-	if l.kept == nil {
-		l.heldBack, err = holdBack(ctx, l.q)
+	l.heldBack, err = holdBack(ctx, l.q, empty)
+	l.holding = l.kept == nil || l.heldBack != nil
+	if l.kept != nil && l.heldBack != nil {
+		l.kept.fromEmpty() // every row it will hold is this build's
 	}
 	if err == nil {
 		l.insertSkill, err = l.q.PrepareContext(ctx, insertSkillSQL)
@@ -159,6 +167,11 @@ func (db *DB) NewLoader(ctx context.Context) (*Loader, error) {
 	}
 	return l, nil
 }
+
+// FromEmpty reports whether the load began on an empty index (a new
+// rebuild cache's, or the temporary one): Add then only holds each row,
+// which replaces none, and finds no duplicate; Commit finds them all.
+func (l *Loader) FromEmpty() bool { return l.heldBack != nil }
 
 // prepareTags prepares the statements that insert tags.
 func (l *Loader) prepareTags(ctx context.Context) error {
@@ -178,12 +191,20 @@ func (l *Loader) prepareTags(ctx context.Context) error {
 const heldBackSQL = `SELECT type, name, tbl_name, sql FROM sqlite_schema
 WHERE sql IS NOT NULL AND (type = 'index' AND tbl_name = 'skills' OR tbl_name = 'skill_tags') ORDER BY rowid`
 
-// holdBack drops, when the index holds no skill, what heldBackSQL selects,
-// and returns the statements that make it again; nil when the index
-// holds skills.
-func holdBack(ctx context.Context, q querier) ([]string, error) {
-	var empty bool
-	if err := q.QueryRowContext(ctx, `SELECT NOT EXISTS (SELECT 1 FROM skills)`).Scan(&empty); err != nil || !empty {
+// The queries that say whether an index is empty for holdBack: the
+// temporary index, and the index of a rebuild cache, which must hold no
+// source either.
+const (
+	emptySQL      = `SELECT NOT EXISTS (SELECT 1 FROM skills)`
+	emptyCacheSQL = `SELECT NOT EXISTS (SELECT 1 FROM skills) AND NOT EXISTS (SELECT 1 FROM sources)`
+)
+
+// holdBack drops, when the index is empty (the query empty says so), what
+// heldBackSQL selects, and returns the statements that make it again;
+// nil when the index is not empty.
+func holdBack(ctx context.Context, q querier, empty string) ([]string, error) {
+	var is bool
+	if err := q.QueryRowContext(ctx, empty).Scan(&is); err != nil || !is {
 		return nil, err
 	}
 	rows, err := q.QueryContext(ctx, heldBackSQL)
@@ -420,9 +441,9 @@ func rowContext(ctx context.Context) context.Context { return context.WithoutCan
 
 // Listing returns the listed rows Add inserted, in id order, as
 // ListedEntries("") returns them once the load is committed into an index
-// that held no row before it (the build's temporary index), without
-// reading the index again; ok is false on the index of a rebuild cache,
-// whose load replaces some of the rows it holds. It is called once, after
+// that held no row before it (the build's temporary index, a new rebuild
+// cache's), without reading the index again; ok is false on the index of
+// a rebuild cache that held rows, whose load replaces some of them. It is called once, after
 // Commit (which finds some duplicates).
 func (l *Loader) Listing() (rows []Row, ok bool) {
 	if !l.holding {
