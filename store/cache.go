@@ -886,23 +886,37 @@ func partSum(kind, key, data string) string {
 // matches no file, so it costs a hash of the source's bytes and decides
 // nothing, and a source whose identity alone changed (a fresh checkout,
 // a restore) takes its new one without its row being read (SetStat).
+//
+// Each field is hashed as its length, a colon and its bytes; the
+// descriptor's are hashed where they are, not copied into a string first.
 func (s *CachedSource) sum() string {
 	h := sha256.New()
-	fields := []string{s.Path, s.Hash}
+	var n [20]byte
+	field := func(f []byte) {
+		h.Write(append(strconv.AppendInt(n[:0], int64(len(f)), 10), ':'))
+		h.Write(f)
+	}
+	str := func(f string) {
+		h.Write(append(strconv.AppendInt(n[:0], int64(len(f)), 10), ':'))
+		io.WriteString(h, f)
+	}
+	str(s.Path)
+	str(s.Hash)
 	for _, v := range s.Row.args() {
 		switch v := v.(type) {
 		case string:
-			fields = append(fields, v)
+			str(v)
 		case []byte:
-			fields = append(fields, string(v))
+			field(v)
 		}
 	}
-	fields = append(fields, s.Row.Tags...)
-	fields = append(fields, strconv.Itoa(len(s.Row.Tags)), string(s.Warnings), strconv.Itoa(s.IDLine), strconv.Itoa(s.IDColumn))
-	for _, f := range fields {
-		io.WriteString(h, strconv.Itoa(len(f))+":")
-		io.WriteString(h, f)
+	for _, t := range s.Row.Tags {
+		str(t)
 	}
+	str(strconv.Itoa(len(s.Row.Tags)))
+	field(s.Warnings)
+	str(strconv.Itoa(s.IDLine))
+	str(strconv.Itoa(s.IDColumn))
 	return hex.EncodeToString(h.Sum(nil))
 }
 
@@ -911,10 +925,11 @@ func (s *CachedSource) sum() string {
 // in this transaction, or keeps there.
 func (t *CacheTx) PutSource(ctx context.Context, s *CachedSource) error {
 	defer GuardFaults()() // a read of a cache file cut short (OnFault)
+	s.Row.Source = s.Path
+	sum := s.sum() // outside the lock: the other workers' rows are hashed meanwhile
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	s.Row.Source = s.Path
-	if _, err := t.put.ExecContext(ctx, s.Path, s.Stat, s.Hash, s.Warnings, s.IDLine, s.IDColumn, s.sum()); err != nil {
+	if _, err := t.put.ExecContext(ctx, s.Path, s.Stat, s.Hash, s.Warnings, s.IDLine, s.IDColumn, sum); err != nil {
 		return fmt.Errorf("update cache: source %s: %w", s.Path, err)
 	}
 	return nil
