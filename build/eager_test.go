@@ -106,10 +106,11 @@ func TestEagerEqualsStreamed(t *testing.T) {
 	}
 }
 
-// TestEagerCollisionsAreViolations holds an eager build to report two
-// skills whose files collide in the new tree (one id claimed twice, or
-// ids "x" and "x.json") as the violations they are, not as a failure to
-// write, and to leave the previous output as it was.
+// TestEagerCollisionsAreViolations holds an eager build, without a cache
+// and with a new one, to report two skills whose files collide in the new
+// tree (one id claimed twice, or ids "x" and "x.json") as the violations
+// they are, not as a failure to write, and to leave the previous output as
+// it was.
 func TestEagerCollisionsAreViolations(t *testing.T) {
 	for name, tc := range map[string]struct {
 		files map[string]string
@@ -142,14 +143,19 @@ func TestEagerCollisionsAreViolations(t *testing.T) {
 				files["f/"+id+".json"] = string(jsonSource(descriptor(id)))
 			}
 			for _, workers := range []int{1, 2, 4} {
-				cfg := config(mapFS(files), out)
-				cfg.Workers = workers
-				_, err := build.Build(context.Background(), cfg)
-				got := lines(violations(t, err))
-				if !slices.Contains(got, tc.want) {
-					t.Errorf("%d workers: got violations %q, want one %q", workers, got, tc.want)
+				// Without a cache, and with a new one (whose index is
+				// loaded as the temporary one is: the duplicate is found
+				// at its commit).
+				for _, cache := range []string{"", filepath.Join(t.TempDir(), "cache.sqlite")} {
+					cfg := config(mapFS(files), out)
+					cfg.Workers, cfg.Cache = workers, cache
+					_, err := build.Build(context.Background(), cfg)
+					got := lines(violations(t, err))
+					if !slices.Contains(got, tc.want) {
+						t.Errorf("%d workers, cache %q: got violations %q, want one %q", workers, cache, got, tc.want)
+					}
+					assertUntouched(t, out, before)
 				}
-				assertUntouched(t, out, before)
 			}
 		})
 	}
