@@ -1,7 +1,6 @@
 package build
 
 import (
-	"bytes"
 	"context"
 	"os"
 	"path/filepath"
@@ -40,18 +39,7 @@ func TestFirstBuildWithCacheMakesAtParse(t *testing.T) {
 	if _, err := os.Stat(cache + "-seal"); err != nil {
 		t.Errorf("the new cache is not sealed: %v", err)
 	}
-	name := filepath.Join(content, synth.Name(0))
-	data, err := os.ReadFile(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	edited := bytes.Replace(data, []byte(`"description": "`), []byte(`"description": "Zanzibarish `), 1)
-	if bytes.Equal(edited, data) {
-		t.Fatal("no description to edit")
-	}
-	if err := os.WriteFile(name, edited, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	editDescription(t, filepath.Join(content, synth.Name(0)))
 	if build(spareConfig(content, out, cache)); made != -1 {
 		t.Errorf("rebuild: an eager run made %d skills, want no eager run", made)
 	}

@@ -1,6 +1,7 @@
 package build
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -29,6 +30,23 @@ func testContent(t *testing.T, n int, seed int64) string {
 		t.Fatal(err)
 	}
 	return dir
+}
+
+// editDescription edits the JSON source name: a word more at the head of
+// its description.
+func editDescription(t *testing.T, name string) {
+	t.Helper()
+	data, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edited := bytes.Replace(data, []byte(`"description": "`), []byte(`"description": "Zanzibarish `), 1)
+	if bytes.Equal(edited, data) {
+		t.Fatal("no description to edit")
+	}
+	if err := os.WriteFile(name, edited, 0o644); err != nil {
+		t.Fatal(err)
+	}
 }
 
 func testConfig(content, out, cache string) Config {

@@ -1,9 +1,7 @@
 package build
 
 import (
-	"bytes"
 	"context"
-	"os"
 	"path/filepath"
 	"testing"
 
@@ -28,18 +26,7 @@ func TestSearchReusesSharedPrevious(t *testing.T) {
 		previousSearchRead = func() { read++ }
 		for i := 0; i < builds; i++ {
 			if i == builds-1 {
-				name := filepath.Join(content, synth.Name(0))
-				data, err := os.ReadFile(name)
-				if err != nil {
-					t.Fatal(err)
-				}
-				edited := bytes.Replace(data, []byte(`"description": "`), []byte(`"description": "Zanzibarish `), 1)
-				if bytes.Equal(edited, data) {
-					t.Fatal("no description to edit")
-				}
-				if err := os.WriteFile(name, edited, 0o644); err != nil {
-					t.Fatal(err)
-				}
+				editDescription(t, filepath.Join(content, synth.Name(0)))
 			}
 			read = 0
 			if _, err := Build(context.Background(), spareConfig(content, out, cache)); err != nil {
