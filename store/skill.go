@@ -97,9 +97,9 @@ func (db *DB) Load(ctx context.Context, skills []Row) ([]*DuplicateError, error)
 // Nothing is visible to queries until Commit.
 //
 // A load into an empty index (the build's temporary index, or the index
-// of a new rebuild cache: FromEmpty) leaves out, until Commit, what each insert would otherwise keep in order: the
-// indexes on skills, the unique one on id among them, and the skill_tags
-// table (heldBack). Rows arrive in source order, their ids in no order, so
+// of a new rebuild cache: FromEmpty) leaves out, until Commit, what each
+// insert would otherwise keep in order: the indexes on skills, the unique
+// one on id among them, and the skill_tags table (heldBack). Rows arrive in source order, their ids in no order, so
 // each insert into those B-trees lands anywhere in them, and past ~10,000
 // skills they outgrow SQLite's page cache (each insert a page spilled and
 // one read back: at 100,000 skills the index insert took 1.4 times the CPU
@@ -169,8 +169,8 @@ func (db *DB) NewLoader(ctx context.Context) (*Loader, error) {
 }
 
 // FromEmpty reports whether the load began on an empty index (a new
-// rebuild cache's, or the temporary one): Add then only holds each row,
-// which replaces none, and finds no duplicate; Commit finds them all.
+// rebuild cache's, or the temporary one): Add then inserts each row with
+// no index to check it against, and Commit finds the duplicates.
 func (l *Loader) FromEmpty() bool { return l.heldBack != nil }
 
 // prepareTags prepares the statements that insert tags.
@@ -443,8 +443,8 @@ func rowContext(ctx context.Context) context.Context { return context.WithoutCan
 // ListedEntries("") returns them once the load is committed into an index
 // that held no row before it (the build's temporary index, a new rebuild
 // cache's), without reading the index again; ok is false on the index of
-// a rebuild cache that held rows, whose load replaces some of them. It is called once, after
-// Commit (which finds some duplicates).
+// a rebuild cache that held rows, whose load replaces some of them. It is
+// called once, after Commit (which finds some duplicates).
 func (l *Loader) Listing() (rows []Row, ok bool) {
 	if !l.holding {
 		return nil, false
