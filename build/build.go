@@ -312,12 +312,12 @@ func build(ctx context.Context, cfg Config, cache *store.CacheTx, sources func()
 			if _, err := prevOf(); err != nil {
 				return &Result{}, err
 			}
-			prevOf = func() (map[string]store.CachedOutput, error) { return nil, nil }
-			fresh = true
+			prevOf, fresh = nil, true
 		}
-		var res *Result
-		var ok bool
-		if res, ok, err = upToDate(ctx, cfg, cache, keys, prevOf, sources); err != nil || ok {
+	}
+	if !fresh {
+		res, ok, err := upToDate(ctx, cfg, cache, keys, prevOf, sources)
+		if err != nil || ok {
 			if ok {
 				prev, _ = prevOf()
 				site, _ := readSite(cfg.Content, func(p string) string { return p })
@@ -328,9 +328,6 @@ func build(ctx context.Context, cfg Config, cache *store.CacheTx, sources func()
 				res = &Result{}
 			}
 			return res, err
-		}
-		if fresh {
-			prevOf = nil
 		}
 	}
 	// A rebuild brings the spare up to date (read whole first) while the

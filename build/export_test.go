@@ -16,3 +16,6 @@ func SetRacyWindow(d time.Duration) (restore func()) {
 	racyWindow = d
 	return func() { racyWindow = old }
 }
+
+// EditDescription is editDescription, for the tests outside the package.
+var EditDescription = editDescription

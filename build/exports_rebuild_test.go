@@ -84,18 +84,7 @@ func TestExportsRebuild(t *testing.T) {
 	f.build(t)
 
 	t.Run("Description", func(t *testing.T) {
-		name := filepath.Join(f.content, synth.Name(4))
-		data, err := os.ReadFile(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		edited := bytes.Replace(data, []byte(`"description": "`), []byte(`"description": "Zanzibarish `), 1)
-		if bytes.Equal(edited, data) {
-			t.Fatal("no description to edit")
-		}
-		if err := os.WriteFile(name, edited, 0o644); err != nil {
-			t.Fatal(err)
-		}
+		build.EditDescription(t, filepath.Join(f.content, synth.Name(4)))
 		f.build(t)
 		for _, file := range []string{"llms-full.txt", ".well-known/agent-skills/index.json"} {
 			if got := strings.Count(f.readOut(t, file), "Zanzibarish"); got == 0 {

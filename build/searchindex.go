@@ -193,50 +193,41 @@ func newPostingsRun(ctx context.Context, cat *catalog, docs []listItem, digests 
 	r := &postingsRun{ctx: ctx, cache: cat.cache, docs: docs, postings: map[string][]posting{},
 		results: make(chan docTokensOf, 64), merged: make(chan struct{})}
 	r.missing = make(map[string]int, len(docs))
-	// Only the rebuild cache reads the keys: a build without one tokenizes
-	// every skill but those made at their parse (eagerRun), and keeps no
+	var kept map[string]string // the tokens the cache keeps, by key
+	// Only the rebuild cache reads the keys: a build without one keeps no
 	// key (~11 MB at 100,000 skills).
-	if cat.cache == nil {
-		var made []bool
-		r.postings, made = cat.eager.postingsFor(docs)
+	if cat.cache != nil {
+		r.keys = make([]string, len(docs))
 		for i := range docs {
-			if !made[i] {
-				r.missing[docs[i].ID()] = i
-			}
+			r.keys[i] = tokensKey(&docs[i], digests[docs[i].ID()])
 		}
-		r.start()
-		return r, nil
-	}
-	r.keys = make([]string, len(docs))
-	for i := range docs {
-		r.keys[i] = tokensKey(&docs[i], digests[docs[i].ID()])
-	}
-	// In a rebuild, the unchanged skills' postings are the previous
-	// index's (searchreuse.go).
-	if prev, kept, err := previousPostings(ctx, o, cat.cache, rt, r.keys); err == nil {
-		r.postings = prev
-		for i := range docs {
-			if !kept[i] {
-				r.missing[docs[i].ID()] = i
-				continue
+		// In a rebuild, the unchanged skills' postings are the previous
+		// index's (searchreuse.go).
+		if prev, kept, err := previousPostings(ctx, o, cat.cache, rt, r.keys); err == nil {
+			r.postings = prev
+			for i := range docs {
+				if !kept[i] {
+					r.missing[docs[i].ID()] = i
+					continue
+				}
+				cat.cache.UsePart(searchPart, r.keys[i])
 			}
-			cat.cache.UsePart(searchPart, r.keys[i])
+			r.start()
+			return r, nil
+		} else if !errors.Is(err, errNoPrevious) {
+			return nil, err
 		}
-		r.start()
-		return r, nil
-	} else if !errors.Is(err, errNoPrevious) {
-		return nil, err
+		var err error
+		if kept, err = cat.cache.Parts(ctx, searchPart); err != nil {
+			return nil, fmt.Errorf("%w: %v", errCache, err)
+		}
 	}
-	kept, err := cat.cache.Parts(ctx, searchPart)
-	if err != nil {
-		return nil, fmt.Errorf("%w: %v", errCache, err)
-	}
-	// The skills made at their parse (a first build with the cache) are
-	// tokenized already. The cache does not keep their tokens: at 10,000
-	// skills that was ~1.5 s more of a cold build, on the one goroutine
-	// that merges them, for a fallback that the next build's previous
-	// search index makes needless. A build that has no usable previous
-	// index tokenizes them again, and keeps them then.
+	// The skills made at their parse (a build without a cache, or with a
+	// new one) are tokenized already. The cache does not keep their
+	// tokens: at 10,000 skills that was ~1.5 s more of a cold build, on
+	// the one goroutine that merges them, for a fallback that the next
+	// build's previous search index makes needless. A build that has no
+	// usable previous index tokenizes them again, and keeps them then.
 	var made []bool
 	r.postings, made = cat.eager.postingsFor(docs)
 	for i := range docs {
@@ -244,7 +235,10 @@ func newPostingsRun(ctx context.Context, cat *catalog, docs []listItem, digests 
 			continue
 		}
 		d := &docs[i]
-		data, ok := kept[r.keys[i]]
+		data, ok := "", false
+		if r.keys != nil {
+			data, ok = kept[r.keys[i]]
+		}
 		if !ok {
 			r.missing[d.ID()] = i
 			continue
