@@ -302,8 +302,16 @@ func upToDate(ctx context.Context, cfg Config, cache *store.CacheTx, keys buildK
 		return nil, false, nil
 	}
 	prev, err := prevOf()
-	if err != nil || len(prev) == 0 || !intact(cfg.Out, prev) {
+	if err != nil || len(prev) == 0 {
 		return nil, false, err
+	}
+	rec, err := folderRecordOf(ctx, cache)
+	if err != nil {
+		return nil, false, err
+	}
+	same, noted := intact(cfg.Out, prev, rec)
+	if !same {
+		return nil, false, nil
 	}
 	res = &Result{Sources: len(files), UpToDate: true}
 	counts, err := cache.Meta(ctx, "counts")
@@ -323,7 +331,30 @@ func upToDate(ctx context.Context, cfg Config, cache *store.CacheTx, keys buildK
 	if err := cache.KeepSources(ctx); err != nil || ctx.Err() != nil {
 		return nil, false, ctx.Err()
 	}
+	if noted != nil {
+		// The record only spares the next check work: a failure to keep
+		// it fails nothing.
+		_ = cache.PutPart(ctx, foldersPart, foldersKey, noted.encode())
+	}
 	return res, true, nil
+}
+
+// folderRecordOf returns the record of the output's folders that the
+// cache holds (folderRecord), or nil when it holds none it can read.
+func folderRecordOf(ctx context.Context, cache *store.CacheTx) (*folderRecord, error) {
+	parts, err := cache.Parts(ctx, foldersPart)
+	if err != nil {
+		return nil, err
+	}
+	data, ok := parts[foldersKey]
+	if !ok {
+		return nil, nil
+	}
+	rec, err := decodeFolders(data)
+	if err != nil {
+		return nil, nil // checksummed, so a format of another version: walk it all
+	}
+	return rec, nil
 }
 
 // recordBuild stores what the next build needs to know of this one.

@@ -62,7 +62,9 @@ func readTree(root string, _ int) (map[string]spareEntry, error) { return nil, e
 
 // intact is false here: with no identity of a file known, none is
 // judged the one a build left.
-func intact(out string, prev map[string]store.CachedOutput) bool { return false }
+func intact(out string, prev map[string]store.CachedOutput, rec *folderRecord) (bool, *folderRecord) {
+	return false, nil
+}
 
 // renameOver is not needed here: without an exchange no spare is kept.
 func renameOver(from, to string) error { return errNoExchange }

@@ -120,6 +120,7 @@ func Ignored(name string) bool { return strings.HasPrefix(name, ".") }
 func readSources(fsys fs.FS, display func(string) string, skip string) ([]SourceFile, skillcat.Violations) {
 	r := reader{fsys: fsys, display: display, visited: map[string]bool{}, skip: skip}
 	r.walk(".", 0)
+	r.readAll()
 	sort.Slice(r.files, func(i, j int) bool { return r.files[i].Path < r.files[j].Path })
 	r.vs.Sort()
 	return r.files, r.vs
@@ -132,7 +133,12 @@ type reader struct {
 	vs      skillcat.Violations
 	visited map[string]bool // directories entered, by resolved path
 	skip    string          // a folder not to enter, or ""
+	found   []foundSource   // sources the walk found, looked at by readAll
 }
+
+// foundSource is a source the walk found: its path and where it is read
+// (they differ when it was reached through a link).
+type foundSource struct{ logical, at string }
 
 func (r *reader) fail(p, reason string) {
 	r.vs = append(r.vs, skillcat.Violation{
@@ -256,23 +262,41 @@ func (r *reader) resolve(p string) (target string, isDir bool, err error) {
 
 var errNotRegular = errors.New("is not a regular file (a FIFO, socket or device, or a link to one); only regular files are read as sources")
 
-// read reads one source file, checking its size first. Only regular files
-// are read: a FIFO would block the build for ever.
+// read notes a source file the walk found, for readAll, which checks its
+// type and size. Only regular files are read: a FIFO would block the build
+// for ever.
 func (r *reader) read(logical, at string) {
-	info, err := fs.Stat(r.fsys, at)
-	if err != nil {
-		r.fail(logical, "cannot read file: "+plainErr(err))
-		return
+	r.found = append(r.found, foundSource{logical, at})
+}
+
+// readAll looks at every source the walk found, a stat each, on every
+// core: a file that is not a regular one, or is over MaxSourceSize, is a
+// violation.
+func (r *reader) readAll() {
+	files := make([]SourceFile, len(r.found))
+	fails := make([]string, len(r.found))
+	onWorkers(len(r.found), func(i int) error {
+		f := r.found[i]
+		info, err := fs.Stat(r.fsys, f.at)
+		switch {
+		case err != nil:
+			fails[i] = "cannot read file: " + plainErr(err)
+		case !info.Mode().IsRegular():
+			fails[i] = errNotRegular.Error()
+		case info.Size() > MaxSourceSize:
+			fails[i] = fmt.Sprintf("file is %d bytes, over the %d-byte limit for a skill source", info.Size(), MaxSourceSize)
+		default:
+			files[i] = SourceFile{Path: f.logical, at: f.at, stat: sourceStat(info, time.Now())}
+		}
+		return nil
+	})
+	for i, f := range r.found {
+		if fails[i] != "" {
+			r.fail(f.logical, fails[i])
+		} else {
+			r.files = append(r.files, files[i])
+		}
 	}
-	if !info.Mode().IsRegular() {
-		r.fail(logical, errNotRegular.Error())
-		return
-	}
-	if info.Size() > MaxSourceSize {
-		r.fail(logical, fmt.Sprintf("file is %d bytes, over the %d-byte limit for a skill source", info.Size(), MaxSourceSize))
-		return
-	}
-	r.files = append(r.files, SourceFile{Path: logical, at: at, stat: sourceStat(info, time.Now())})
 }
 
 // plainErr strips the operation and path that fs errors repeat.

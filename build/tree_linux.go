@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"golang.org/x/sys/unix"
 
@@ -253,6 +254,9 @@ type intactVisitor struct {
 	anyMode bool
 	prev    map[string]store.CachedOutput
 	n       atomic.Int64 // recorded files found
+	// noted gathers each folder's identity (under mu).
+	noted *folderRecord
+	mu    sync.Mutex
 }
 
 // errChanged stops the walk of intact at the first file that is not the
@@ -268,6 +272,13 @@ func (v *intactVisitor) folder(dir string, st *unix.Stat_t) (bool, error) {
 	if !v.anyMode && st.Mode&0o7777 != v.mode {
 		return false, errChanged
 	}
+	rel := ""
+	if len(dir) > len(v.root) {
+		rel = dir[len(v.root)+1:]
+	}
+	v.mu.Lock()
+	v.noted.folders[rel] = statID(st)
+	v.mu.Unlock()
 	return true, nil
 }
 
@@ -309,11 +320,146 @@ func (v *intactVisitor) entry(dir string, fd int, _ *unix.Stat_t, name []byte, _
 // intact reports whether the directory out holds exactly the files prev
 // records, each still the file the build left (its identity, by an
 // fstatat relative to its folder), and no empty folder, each of the mode
-// the build gives its folders: the whole tree is walked (walkTree), so
-// that a file or folder added anywhere counts.
-func intact(out string, prev map[string]store.CachedOutput) bool {
-	v := &intactVisitor{root: out, mode: folderMode(), anyMode: isMountPoint(out), prev: prev}
-	return walkTree(out, true, v) == nil && v.n.Load() == int64(len(prev))
+// the build gives its folders. With no record of the output's folders
+// (rec nil) the whole tree is walked (walkTree), so that a file or folder
+// added anywhere counts; with one, only the folders that changed since it
+// was noted are read (intactByRecord). noted is a record of the folders
+// as found, for the next check, when it would read fewer of them than
+// this one did: nil when there is none to keep.
+func intact(out string, prev map[string]store.CachedOutput, rec *folderRecord) (ok bool, noted *folderRecord) {
+	asOf := time.Now().UnixNano()
+	anyMode := isMountPoint(out)
+	if rec != nil {
+		if ok, found, usable := intactByRecord(out, prev, rec, anyMode); usable {
+			if !ok || found == nil {
+				return ok, nil
+			}
+			if again := (&folderRecord{asOf: asOf, folders: found}); again.settlesMore(rec) {
+				return true, again
+			}
+			return true, nil
+		}
+	}
+	v := &intactVisitor{root: out, mode: folderMode(), anyMode: anyMode, prev: prev,
+		noted: &folderRecord{asOf: asOf, folders: make(map[string]store.FileID, len(prev)*2/3)}}
+	if walkTree(out, true, v) != nil || v.n.Load() != int64(len(prev)) {
+		return false, nil
+	}
+	return true, v.noted
+}
+
+// intactByRecord is intact for an output whose folders rec noted: every
+// folder the files of prev lie in is fstat'ed, each of those files too,
+// and a folder is read only when it is not as rec noted it, or changed
+// too close to when it was noted (folderRecord.settled); its entries must
+// then be exactly the files and folders prev gives it. usable is false
+// when rec is not a record of the folders prev gives; found, when a
+// folder was read, is the identity of each folder as found.
+func intactByRecord(out string, prev map[string]store.CachedOutput, rec *folderRecord, anyMode bool) (ok bool, found map[string]store.FileID, usable bool) {
+	dirs := outputFolders(func(yield func(string) bool) {
+		for p := range prev {
+			if !yield(p) {
+				return
+			}
+		}
+	})
+	folders := make([]string, 0, len(dirs))
+	for d := range dirs {
+		if _, ok := rec.folders[d]; !ok {
+			return false, nil, false
+		}
+		folders = append(folders, d)
+	}
+	if len(folders) != len(rec.folders) {
+		return false, nil, false
+	}
+	files := make([]string, 0, len(prev))
+	for p := range prev {
+		files = append(files, p)
+	}
+	root, err := unix.Open(out, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return false, nil, true
+	}
+	defer unix.Close(root)
+	mode := folderMode()
+	ids := make([]store.FileID, len(folders))
+	var reads atomic.Bool
+	err = onWorkers(len(folders)+len(files), func(i int) error {
+		if i >= len(folders) {
+			p := files[i-len(folders)]
+			if id, ok := lstatAt(root, p); !ok || id != prev[p].Stat || id == (store.FileID{}) {
+				return errChanged
+			}
+			return nil
+		}
+		d := folders[i]
+		var st unix.Stat_t
+		var err error
+		if d == "" {
+			err = unix.Fstat(root, &st)
+		} else {
+			err = unix.Fstatat(root, d, &st, unix.AT_SYMLINK_NOFOLLOW)
+		}
+		if err != nil || st.Mode&unix.S_IFMT != unix.S_IFDIR || !anyMode && st.Mode&0o7777 != mode {
+			return errChanged
+		}
+		ids[i] = statID(&st)
+		if rec.settled(d, ids[i]) {
+			return nil
+		}
+		reads.Store(true)
+		full := out
+		if d != "" {
+			full = out + "/" + d
+		}
+		v := expectedVisitor{dir: d, dirs: dirs, prev: prev}
+		return readFolder(walkItem{name: full, path: full}, false, v, make([]byte, 64<<10), nil)
+	})
+	if err != nil || !reads.Load() {
+		return err == nil, nil, true
+	}
+	found = make(map[string]store.FileID, len(folders))
+	for i, d := range folders {
+		found[d] = ids[i]
+	}
+	return true, found, true
+}
+
+// expectedVisitor is the treeVisitor with which intactByRecord reads one
+// folder, dir: each entry must be a file prev records or a folder dirs
+// holds, and their number the one dirs gives it. It enters no folder.
+type expectedVisitor struct {
+	dir  string
+	dirs map[string]int
+	prev map[string]store.CachedOutput
+}
+
+func (v expectedVisitor) folder(string, *unix.Stat_t) (bool, error) { return true, nil }
+
+func (v expectedVisitor) entry(_ string, _ int, _ *unix.Stat_t, name []byte, _ uint64, typ byte) (bool, error) {
+	rel := string(name)
+	if v.dir != "" {
+		rel = v.dir + "/" + rel
+	}
+	var ok bool
+	switch typ {
+	case unix.DT_DIR:
+		_, ok = v.dirs[rel]
+	case unix.DT_REG:
+		_, ok = v.prev[rel]
+	}
+	if !ok {
+		return false, errChanged
+	}
+	return false, nil
+}
+
+func (v expectedVisitor) done(_ string, entries int) error {
+	if entries != v.dirs[v.dir] {
+		return errChanged
+	}
+	return nil
 }
 
 // folderMode returns the permission bits of a folder the build makes: 0755

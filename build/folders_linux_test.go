@@ -1,0 +1,116 @@
+package build
+
+import (
+	"maps"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/skillcat/skillcat/store"
+)
+
+// TestIntactByRecord checks the check of an output against a record of
+// its folders: a folder noted well after it last changed is not read
+// while it keeps its identity, and any entry added to or removed from
+// any folder, however deep, still shows.
+func TestIntactByRecord(t *testing.T) {
+	tree := func(t *testing.T) (string, map[string]store.CachedOutput) {
+		out := filepath.Join(t.TempDir(), "out")
+		prev := map[string]store.CachedOutput{}
+		for _, p := range []string{"index.html", "skills/a/index.html", "skills/a.json", "skills/b/index.html", ".well-known/skills/a/SKILL.md"} {
+			name := filepath.Join(out, filepath.FromSlash(p))
+			if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(name, []byte(p), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			id, ok := lstatID(name)
+			if !ok {
+				t.Fatalf("no identity for %s", p)
+			}
+			prev[p] = store.CachedOutput{Size: int64(len(p)), Stat: id}
+		}
+		return out, prev
+	}
+	// noted is the record the first check makes, as if made a racy window
+	// later (settled) or at once.
+	noted := func(t *testing.T, out string, prev map[string]store.CachedOutput, settled bool) *folderRecord {
+		ok, rec := intact(out, prev, nil)
+		if !ok || rec == nil {
+			t.Fatalf("a first check: intact %v, record %v; want intact, a record", ok, rec)
+		}
+		if want := len(outputFolders(maps.Keys(prev))); len(rec.folders) != want {
+			t.Fatalf("the record notes %d folders, want %d", len(rec.folders), want)
+		}
+		again, err := decodeFolders(rec.encode())
+		if err != nil || again.asOf != rec.asOf || !maps.Equal(again.folders, rec.folders) {
+			t.Fatalf("the record does not survive its encoding: %v", err)
+		}
+		if settled {
+			rec.asOf += 2 * racyWindow.Nanoseconds()
+		}
+		return rec
+	}
+	t.Run("Settled", func(t *testing.T) {
+		out, prev := tree(t)
+		rec := noted(t, out, prev, true)
+		if ok, found, usable := intactByRecord(out, prev, rec, false); !ok || found != nil || !usable {
+			t.Errorf("got intact %v, folders read %v, usable %v; want intact, none read, usable", ok, found != nil, usable)
+		}
+	})
+	t.Run("Racy", func(t *testing.T) {
+		out, prev := tree(t)
+		rec := noted(t, out, prev, false)
+		ok, found, usable := intactByRecord(out, prev, rec, false)
+		if !ok || found == nil || !usable {
+			t.Errorf("got intact %v, folders read %v, usable %v; want intact, read, usable", ok, found != nil, usable)
+		}
+		if ok, again := intact(out, prev, rec); !ok || again != nil {
+			t.Errorf("a check within the racy window: intact %v, a new record %v; want intact, none (it would settle nothing more)", ok, again != nil)
+		}
+	})
+	t.Run("NotThisOutput", func(t *testing.T) {
+		out, prev := tree(t)
+		rec := noted(t, out, prev, true)
+		delete(rec.folders, "skills/b")
+		rec.folders["skills/c"] = store.FileID{}
+		if _, _, usable := intactByRecord(out, prev, rec, false); usable {
+			t.Error("a record of other folders was used")
+		}
+		if ok, again := intact(out, prev, rec); !ok || again == nil {
+			t.Errorf("with a record of other folders: intact %v, a new record %v; want intact (walked), a new record", ok, again != nil)
+		}
+	})
+	for name, change := range map[string]func(t *testing.T, out string){
+		"FileAddedDeep": func(t *testing.T, out string) {
+			os.WriteFile(filepath.Join(out, ".well-known", "skills", "a", "notes.md"), nil, 0o644)
+		},
+		"FileRemovedDeep": func(t *testing.T, out string) {
+			os.Remove(filepath.Join(out, "skills", "b", "index.html"))
+		},
+		"FolderAdded": func(t *testing.T, out string) {
+			os.Mkdir(filepath.Join(out, "skills", "a", "x"), 0o755)
+		},
+		"FolderMoved": func(t *testing.T, out string) {
+			os.Rename(filepath.Join(out, "skills", "a"), filepath.Join(out, "skills", "c"))
+			os.Mkdir(filepath.Join(out, "skills", "a"), 0o755)
+			os.Rename(filepath.Join(out, "skills", "c", "index.html"), filepath.Join(out, "skills", "a", "index.html"))
+			os.Remove(filepath.Join(out, "skills", "c"))
+		},
+		"FolderModeChanged": func(t *testing.T, out string) {
+			os.Chmod(filepath.Join(out, "skills", "b"), 0o700)
+		},
+	} {
+		for _, settled := range []bool{false, true} {
+			t.Run(name+map[bool]string{false: "/Racy", true: "/Settled"}[settled], func(t *testing.T) {
+				out, prev := tree(t)
+				rec := noted(t, out, prev, settled)
+				change(t, out)
+				if ok, _ := intact(out, prev, rec); ok {
+					t.Error("the output was found intact")
+				}
+			})
+		}
+	}
+}
