@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	"github.com/skillcat/skillcat/build"
 	"github.com/skillcat/skillcat/templates"
@@ -52,7 +53,7 @@ func TestGolden(t *testing.T) {
 	}
 	got := outputFiles(t, out)
 	// Assets copied from the templates are compared with their source, not
-	// kept twice; generated ones (highlight.css) stay in the golden files.
+	// kept twice.
 	for name, data := range got {
 		if src, err := fs.ReadFile(templates.FS(), name); err == nil && strings.HasPrefix(name, "assets/") {
 			if !bytes.Equal(src, data) {
@@ -262,4 +263,50 @@ func cut(s string) string {
 		return s[:200] + "…"
 	}
 	return s
+}
+
+// TestPunctuationMarkedWhenStyled checks that a skill page marks JSON's
+// punctuation (class p) in its schemas and examples only for a site whose
+// style sheets colour it: the built-in highlight.css does not, and a
+// site's own that does gets every mark back, the text unchanged.
+func TestPunctuationMarkedWhenStyled(t *testing.T) {
+	page := filepath.Join("skills", "weather.forecast", "index.html")
+	schemaJSON := func(t *testing.T, cfg build.Config) string {
+		t.Helper()
+		mustBuild(t, cfg)
+		data, err := os.ReadFile(filepath.Join(cfg.Out, page))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, after, ok := strings.Cut(string(data), `<summary>JSON Schema</summary>`)
+		if !ok {
+			t.Fatalf("%s shows no schema", page)
+		}
+		return after
+	}
+	plain := schemaJSON(t, goldenConfig(filepath.Join(t.TempDir(), "public")))
+	if strings.Contains(plain, `<span class="p">`) {
+		t.Errorf("the built-in style colours no punctuation, yet the schema marks it")
+	}
+	cfg := goldenConfig(filepath.Join(t.TempDir(), "public"))
+	css := string(mustRead(t, templates.FS(), "assets/highlight.css")) + ".chroma .p { color: #f8f8f2 }\n"
+	cfg.Templates = fstest.MapFS{"assets/highlight.css": {Data: []byte(css)}}
+	marked := schemaJSON(t, cfg)
+	if n := strings.Count(marked, `<span class="p">`); n < 10 {
+		t.Errorf("a site that colours punctuation: %d marks in the schema and examples, want them all", n)
+	}
+	unmark := strings.NewReplacer(`<span class="p">`, "", `</span>`, "")
+	if unmark.Replace(marked) != unmark.Replace(plain) {
+		t.Error("marking the punctuation changed more than the marks")
+	}
+}
+
+// mustRead reads name from fsys.
+func mustRead(t *testing.T, fsys fs.FS, name string) []byte {
+	t.Helper()
+	data, err := fs.ReadFile(fsys, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
 }

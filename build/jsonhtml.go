@@ -3,6 +3,8 @@ package build
 import (
 	"encoding/json"
 	"html/template"
+	"io/fs"
+	"regexp"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -14,16 +16,43 @@ import (
 // highlightJSONText marks up valid JSON for display with the same classes
 // chroma's JSON lexer uses (so highlight.css styles it): nt for member
 // names, s2 for strings, mi and mf for numbers, kc for true, false and null,
-// p for punctuation. It is a single pass over the bytes, deterministic and
-// about a hundred times cheaper than a regular-expression lexer; anything it
-// does not expect is written out escaped, unstyled.
-func highlightJSONText(data string) template.HTML {
+// and punct for punctuation (see punctClass). It is a single pass over the
+// bytes, deterministic and about a hundred times cheaper than a
+// regular-expression lexer; anything it does not expect is written out
+// escaped, unstyled.
+func highlightJSONText(data, punct string) template.HTML {
 	b := scratch()
-	return template.HTML(done(b, appendHighlightJSON(*b, data)))
+	return template.HTML(done(b, appendHighlightJSON(*b, data, punct)))
 }
 
-// appendHighlightJSON appends highlightJSONText(data) to out.
-func appendHighlightJSON(out []byte, data string) []byte {
+// punctClass is the class the one-pass highlighters give JSON's
+// punctuation on a site whose templates are fsys: chroma's "p" when a
+// style sheet or template of the site names that class, else "", none.
+// The built-in highlight.css colours no punctuation, and the marks were a
+// fifth of a skill page's bytes.
+func punctClass(fsys fs.FS) string {
+	named := false
+	fs.WalkDir(fsys, ".", func(name string, d fs.DirEntry, err error) error {
+		if err != nil || named || d.IsDir() || !strings.HasSuffix(name, ".css") && !strings.HasSuffix(name, ".html") && !strings.HasSuffix(name, ".js") {
+			return nil
+		}
+		data, err := fs.ReadFile(fsys, name)
+		named = err != nil || punctSelector.Match(data)
+		return nil
+	})
+	if named {
+		return "p"
+	}
+	return ""
+}
+
+// punctSelector matches the class selector .p, alone or after an element
+// (span.p), not .pre, .p-1 or a number; a script's o.p, or a comment,
+// keeps the marks too.
+var punctSelector = regexp.MustCompile(`(^|[^0-9])\.p($|[^0-9A-Za-z_-])`)
+
+// appendHighlightJSON appends highlightJSONText(data, punct) to out.
+func appendHighlightJSON(out []byte, data, punct string) []byte {
 	for i := 0; i < len(data); {
 		c := data[i]
 		switch {
@@ -39,7 +68,7 @@ func appendHighlightJSON(out []byte, data string) []byte {
 			out = appendJSONSpan(out, "kc", data[i:j])
 			i = j
 		case strings.IndexByte("{}[],:", c) >= 0:
-			out = appendJSONSpan(out, "p", data[i:i+1])
+			out = appendJSONSpan(out, punct, data[i:i+1])
 			i++
 		default:
 			j := i
@@ -83,8 +112,11 @@ func done(b *[]byte, out []byte) string {
 }
 
 // appendJSONSpan appends text as a span of class, as highlightJSONText
-// marks a token up.
+// marks a token up, or as plain text when class is "".
 func appendJSONSpan(out []byte, class, text string) []byte {
+	if class == "" {
+		return appendTemplateHTML(out, text)
+	}
 	out = append(out, `<span class="`...)
 	out = append(out, class...)
 	out = append(out, `">`...)
@@ -135,13 +167,13 @@ func appendEscaped(out []byte, s string, plus bool) []byte {
 // one pass: what schema pages show. The JSON must be valid and end with
 // no white space (json.Indent keeps trailing white space);
 // TestHighlightIndentedIsIndent holds the two to the same bytes.
-func highlightIndented(raw []byte) template.HTML {
+func highlightIndented(raw []byte, punct string) template.HTML {
 	b := scratch()
-	return template.HTML(done(b, appendHighlightIndented(*b, string(raw))))
+	return template.HTML(done(b, appendHighlightIndented(*b, string(raw), punct)))
 }
 
-// appendHighlightIndented appends highlightIndented(data) to out.
-func appendHighlightIndented(out []byte, data string) []byte {
+// appendHighlightIndented appends highlightIndented(data, punct) to out.
+func appendHighlightIndented(out []byte, data, punct string) []byte {
 	depth, needIndent := 0, false
 	newline := func(depth int) {
 		out = append(out, '\n')
@@ -163,14 +195,14 @@ func appendHighlightIndented(out []byte, data string) []byte {
 		switch c {
 		case '{', '[':
 			needIndent = true
-			out = appendJSONSpan(out, "p", data[i:i+1])
+			out = appendJSONSpan(out, punct, data[i:i+1])
 			i++
 		case ',':
-			out = appendJSONSpan(out, "p", ",")
+			out = appendJSONSpan(out, punct, ",")
 			newline(depth)
 			i++
 		case ':':
-			out = appendJSONSpan(out, "p", ":")
+			out = appendJSONSpan(out, punct, ":")
 			out = append(out, ' ')
 			i++
 		case '}', ']':
@@ -180,7 +212,7 @@ func appendHighlightIndented(out []byte, data string) []byte {
 				depth--
 				newline(depth)
 			}
-			out = appendJSONSpan(out, "p", data[i:i+1])
+			out = appendJSONSpan(out, punct, data[i:i+1])
 			i++
 		case '"':
 			out, i = appendJSONString(out, data, i)

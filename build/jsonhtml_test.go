@@ -5,12 +5,14 @@ import (
 	"html"
 	"regexp"
 	"testing"
+	"testing/fstest"
 
 	"encoding/json"
 	"pgregory.net/rapid"
 	"strings"
 
 	"github.com/skillcat/skillcat/synth"
+	"github.com/skillcat/skillcat/templates"
 )
 
 // TestHighlightJSONKeepsText checks that the markup adds only spans: the
@@ -21,13 +23,18 @@ func TestHighlightJSONKeepsText(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		s := rapid.StringOf(rapid.RuneFrom([]rune(`<>&"'\ab{}[],:0123456789.-etrufalsn é😀`))).Draw(t, "s")
 		doc := `{"k<&>": "` + escapeJSON(s) + `", "n": -1.5e3, "i": 42, "b": [true, false, null]}`
-		got := html.UnescapeString(tags.ReplaceAllString(string(highlightJSONText(doc)), ""))
-		if got != doc {
-			t.Fatalf("text changed:\n got %q\nwant %q", got, doc)
+		for _, punct := range []string{"p", ""} {
+			got := html.UnescapeString(tags.ReplaceAllString(string(highlightJSONText(doc, punct)), ""))
+			if got != doc {
+				t.Fatalf("text changed (punctuation of class %q):\n got %q\nwant %q", punct, got, doc)
+			}
 		}
 	})
-	if got := string(highlightJSONText(`{"a": "b"}`)); got != `<span class="p">{</span><span class="nt">&#34;a&#34;</span><span class="p">:</span> <span class="s2">&#34;b&#34;</span><span class="p">}</span>` {
+	if got := string(highlightJSONText(`{"a": "b"}`, "p")); got != `<span class="p">{</span><span class="nt">&#34;a&#34;</span><span class="p">:</span> <span class="s2">&#34;b&#34;</span><span class="p">}</span>` {
 		t.Errorf("got %s", got)
+	}
+	if got := string(highlightJSONText(`{"a": ["b"]}`, "")); got != `{<span class="nt">&#34;a&#34;</span>: [<span class="s2">&#34;b&#34;</span>]}` {
+		t.Errorf("with punctuation left plain, got %s", got)
 	}
 }
 
@@ -137,8 +144,10 @@ func TestHighlightIndentedIsIndent(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%q: %v", raw, err)
 		}
-		if got, want := highlightIndented([]byte(raw)), highlightJSON(pretty); got != want {
-			t.Fatalf("highlightIndented differs on %q\n got: %s\nwant: %s", raw, got, want)
+		for _, punct := range []string{"p", ""} {
+			if got, want := highlightIndented([]byte(raw), punct), highlightJSON(pretty, punct); got != want {
+				t.Fatalf("highlightIndented differs on %q (punctuation of class %q)\n got: %s\nwant: %s", raw, punct, got, want)
+			}
 		}
 	}
 	rapid.Check(t, func(t *rapid.T) {
@@ -159,5 +168,26 @@ func TestHighlightIndentedIsIndent(t *testing.T) {
 		d := decodePublished(t, row.Descriptor)
 		check(t, string(d.Inputs))
 		check(t, string(d.Output))
+	}
+}
+
+// TestPunctClass checks when JSON's punctuation is marked: not with the
+// built-in templates, whose highlight.css colours none, and whenever a
+// site's style sheet or template names the class p.
+func TestPunctClass(t *testing.T) {
+	if got := punctClass(templates.FS()); got != "" {
+		t.Errorf("built-in templates: punctuation of class %q, want none", got)
+	}
+	for css, want := range map[string]string{
+		".chroma .p { color: #f8f8f2 }":            "p",
+		"span.p{color:red}":                        "p",
+		".chroma .pre, .p-1 { margin: 0.5em }":     "",
+		"pre { padding: .5rem } .x.p,.y { }":       "p",
+		"/* nothing */ .chroma .nt { color: red }": "",
+	} {
+		fsys := templates.Overlay(fstest.MapFS{"assets/highlight.css": {Data: []byte(css)}}, templates.FS())
+		if got := punctClass(fsys); got != want {
+			t.Errorf("highlight.css %q: punctuation of class %q, want %q", css, got, want)
+		}
 	}
 }

@@ -58,7 +58,7 @@ func newPages(cfg Config, site Site) (*pages, error) {
 			return nil, err
 		}
 	}
-	p := &pages{cfg: cfg, routes: r, site: site, fsys: fsys, tmpls: map[string]*template.Template{}, sizes: map[string]*atomic.Int64{}, views: new(schemaViews),
+	p := &pages{cfg: cfg, routes: r, site: site, fsys: fsys, tmpls: map[string]*template.Template{}, sizes: map[string]*atomic.Int64{}, views: &schemaViews{punct: punctClass(fsys)},
 		skillLinks: newSkillLinks(r, site.Exports)}
 	for _, name := range pageFiles {
 		t, err := base.Clone()
@@ -319,9 +319,6 @@ func typeTitle(t string) string {
 	return t
 }
 
-// highlightCSS is the code highlighting style sheet's name under assets/.
-const highlightCSS = "highlight.css"
-
 // assets returns the static files (style sheet, scripts, images) under
 // assets/ in the templates.
 func (p *pages) assets() ([]File, error) {
@@ -342,11 +339,6 @@ func (p *pages) assets() ([]File, error) {
 	})
 	if err != nil {
 		return nil, fmt.Errorf("read assets: %w", err)
-	}
-	// The code highlighting style sheet is generated unless the site's
-	// templates ship their own.
-	if _, err := fs.Stat(p.fsys, "assets/"+highlightCSS); err != nil {
-		files = append(files, File{p.routes.asset(highlightCSS), HighlightCSS()})
 	}
 	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
 	return files, nil

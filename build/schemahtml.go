@@ -116,7 +116,7 @@ func (w *htmlOut) schema(v *schemaView) {
 		if v.JSON != "" {
 			w.raw(string(v.JSON))
 		} else {
-			w.b = appendHighlightIndented(w.b, v.indented)
+			w.b = appendHighlightIndented(w.b, v.indented, v.punct)
 		}
 		w.raw("</code></pre>\n  </figure>\n</details>")
 	}

@@ -45,7 +45,9 @@ func TestSchemaHTMLIsTheTemplate(t *testing.T) {
 			t.Fatalf("%s: no row", name)
 		}
 		d := decodePublished(t, row.Descriptor)
-		views = append(views, schemaViewOf(d.Inputs, nil), schemaViewOf(d.Output, nil))
+		for _, punct := range []string{"p", ""} {
+			views = append(views, schemaViewOf(d.Inputs, nil, punct), schemaViewOf(d.Output, nil, punct))
+		}
 	}
 	for i, v := range views {
 		// schemaHTML writes a view whose JSON is left to it; the

@@ -115,10 +115,10 @@ func (w *htmlOut) description(v *skillView) error {
 }
 
 // json writes an example's highlighted JSON: html, or when lazy its
-// text highlighted.
-func (w *htmlOut) json(lazy bool, html template.HTML, text string) {
+// text highlighted, its punctuation of class punct.
+func (w *htmlOut) json(lazy bool, punct string, html template.HTML, text string) {
 	if lazy {
-		w.b = appendHighlightJSON(w.b, text)
+		w.b = appendHighlightJSON(w.b, text, punct)
 	} else {
 		w.raw(string(html))
 	}
@@ -374,13 +374,13 @@ func (w *htmlOut) skillMain(p *pages, pg *page, home string) error {
 		w.raw("</h3>\n          <figure class=\"codeblock\">\n            <figcaption><span class=\"codeblock-title\">InvocationRequest</span> <a href=\"")
 		w.url(requestSchema)
 		w.raw("\">schema</a></figcaption>\n            <pre class=\"chroma\" tabindex=\"0\"><code>")
-		w.json(v.lazy, ex.Request, ex.request)
+		w.json(v.lazy, v.punct, ex.Request, ex.request)
 		w.raw("</code></pre>\n          </figure>")
 		if ex.Response != "" || v.lazy && ex.response != "" {
 			w.raw("\n          <figure class=\"codeblock\">\n            <figcaption><span class=\"codeblock-title\">InvocationResponse</span> <a href=\"")
 			w.url(responseSchema)
 			w.raw("\">schema</a></figcaption>\n            <pre class=\"chroma\" tabindex=\"0\"><code>")
-			w.json(v.lazy, ex.Response, ex.response)
+			w.json(v.lazy, v.punct, ex.Response, ex.response)
 			w.raw("</code></pre>\n          </figure>")
 		}
 		w.raw("\n        </section>")

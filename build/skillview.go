@@ -24,6 +24,7 @@ type skillView struct {
 	// and the examples' JSON straight into the page) until fill makes
 	// them for a template.
 	lazy        bool
+	punct       string // the class of JSON punctuation (punctClass)
 	description string // the description's Markdown
 	Method      string
 	Inputs      schemaView
@@ -47,12 +48,13 @@ type schemaView struct {
 	// around it) when JSON is left for skillHTML to highlight straight
 	// into the page (highlightIndented), or for fill to make.
 	indented string
+	punct    string // the class of JSON punctuation (punctClass)
 }
 
 // fill makes v.JSON from v.indented.
 func (v *schemaView) fill() {
 	if v.JSON == "" && v.indented != "" {
-		v.JSON = highlightIndented([]byte(v.indented))
+		v.JSON = highlightIndented([]byte(v.indented), v.punct)
 	}
 }
 
@@ -90,9 +92,9 @@ func (v *skillView) fill() error {
 	v.Description = desc
 	for i := range v.Examples {
 		ex := &v.Examples[i]
-		ex.Request = highlightJSONText(ex.request)
+		ex.Request = highlightJSONText(ex.request, v.punct)
 		if ex.response != "" {
-			ex.Response = highlightJSONText(ex.response)
+			ex.Response = highlightJSONText(ex.response, v.punct)
 		}
 	}
 	v.Inputs.fill()
@@ -146,6 +148,7 @@ func (p *pages) skillPageData(s *publishedSkill) (*page, error) {
 		D:           d,
 		Summary:     skillcat.Printable(s.Summary),
 		lazy:        true,
+		punct:       p.views.punct,
 		description: d.Description,
 		Method:      d.Endpoint.EffectiveMethod(),
 		Inputs:      p.views.of(d.Inputs, s.Tree.Get("inputs")),
@@ -187,9 +190,10 @@ func (p *pages) skillPageData(s *publishedSkill) (*page, error) {
 	return pg, nil
 }
 
-// highlightJSON returns JSON text as highlighted HTML (no trailing newline).
-func highlightJSON(data []byte) template.HTML {
-	return highlightJSONText(jsonText(data))
+// highlightJSON returns JSON text as highlighted HTML (no trailing
+// newline), its punctuation of class punct.
+func highlightJSON(data []byte, punct string) template.HTML {
+	return highlightJSONText(jsonText(data), punct)
 }
 
 // jsonText is encoded JSON without its trailing newline.
@@ -294,8 +298,9 @@ const maxSchemaDepth = 8
 // starts again empty when full. The views it hands out are shared: pages
 // only read them.
 type schemaViews struct {
-	mu sync.Mutex
-	m  map[string]schemaView
+	punct string // the class of JSON punctuation (punctClass)
+	mu    sync.Mutex
+	m     map[string]schemaView
 }
 
 const (
@@ -303,11 +308,11 @@ const (
 	maxViewedSchema = 4096
 )
 
-// of is schemaViewOf(raw, n), made once per distinct raw while it is
-// remembered.
+// of is schemaViewOf(raw, n, c.punct), made once per distinct raw while
+// it is remembered.
 func (c *schemaViews) of(raw json.RawMessage, n *skillcat.Node) schemaView {
 	if len(raw) > maxViewedSchema {
-		return schemaViewOf(raw, n)
+		return schemaViewOf(raw, n, c.punct)
 	}
 	c.mu.Lock()
 	v, ok := c.m[string(raw)]
@@ -315,7 +320,7 @@ func (c *schemaViews) of(raw json.RawMessage, n *skillcat.Node) schemaView {
 	if ok {
 		return v
 	}
-	v = schemaViewOf(raw, n)
+	v = schemaViewOf(raw, n, c.punct)
 	c.mu.Lock()
 	if c.m == nil || len(c.m) >= maxSchemaViews {
 		c.m = make(map[string]schemaView, maxSchemaViews)
@@ -328,13 +333,14 @@ func (c *schemaViews) of(raw json.RawMessage, n *skillcat.Node) schemaView {
 // schemaViewOf describes an inputs or output schema for the page. root,
 // when not nil, is the schema's tree as the descriptor was decoded, raw
 // its AppendJSON: valid JSON (FuzzParseJSON holds AppendJSON to it), and
-// the same values as raw parsed again, which spares parsing it.
-func schemaViewOf(raw json.RawMessage, root *skillcat.Node) schemaView {
-	var v schemaView
+// the same values as raw parsed again, which spares parsing it. punct is
+// the class of JSON punctuation (punctClass).
+func schemaViewOf(raw json.RawMessage, root *skillcat.Node, punct string) schemaView {
+	v := schemaView{punct: punct}
 	if n := len(raw); n > 0 && strings.IndexByte(" \t\r\n", raw[n-1]) < 0 && (root != nil || json.Valid(raw)) {
 		v.indented = string(raw)
 	} else if pretty, err := indentJSON(raw); err == nil {
-		v.JSON = highlightJSON(pretty)
+		v.JSON = highlightJSON(pretty, punct)
 	}
 	if root == nil {
 		var err error

@@ -22,7 +22,7 @@ func TestSchemaTableBounded(t *testing.T) {
 		"type": "object", "properties": {"x": {"$ref": "#/$defs/a"}, "y": {"oneOf": [` + branches + `]}}}`)
 	done := make(chan struct{})
 	go func() {
-		schemaViewOf(raw, nil)
+		schemaViewOf(raw, nil, "")
 		close(done)
 	}()
 	select {
@@ -61,7 +61,7 @@ func TestSchemaViewOfTree(t *testing.T) {
 			raw  json.RawMessage
 			name string
 		}{{d.Inputs, "inputs"}, {d.Output, "output"}} {
-			if got, want := schemaViewOf(part.raw, tree.Get(part.name)), schemaViewOf(part.raw, nil); !reflect.DeepEqual(got, want) {
+			if got, want := schemaViewOf(part.raw, tree.Get(part.name), ""), schemaViewOf(part.raw, nil, ""); !reflect.DeepEqual(got, want) {
 				t.Fatalf("%s %s: from the tree %+v, parsed again %+v", data, part.name, got, want)
 			}
 		}
@@ -75,7 +75,7 @@ func TestSchemaViewsRemember(t *testing.T) {
 	for i := 0; i < 3*maxSchemaViews; i++ {
 		raw := json.RawMessage(fmt.Sprintf(`{"type":"object","properties":{"p%d":{"type":"string","maxLength":%d}},"required":["p%d"]}`, i%(maxSchemaViews+7), i, i%(maxSchemaViews+7)))
 		for range 2 {
-			if got, want := c.of(raw, nil), schemaViewOf(raw, nil); !reflect.DeepEqual(got, want) {
+			if got, want := c.of(raw, nil), schemaViewOf(raw, nil, ""); !reflect.DeepEqual(got, want) {
 				t.Fatalf("schema %d: got %+v, want %+v", i, got, want)
 			}
 		}
@@ -84,7 +84,7 @@ func TestSchemaViewsRemember(t *testing.T) {
 		}
 	}
 	big := json.RawMessage(`{"description":"` + strings.Repeat("x", maxViewedSchema) + `"}`)
-	if got, want := c.of(big, nil), schemaViewOf(big, nil); !reflect.DeepEqual(got, want) {
+	if got, want := c.of(big, nil), schemaViewOf(big, nil, ""); !reflect.DeepEqual(got, want) {
 		t.Fatalf("a large schema: got %+v, want %+v", got, want)
 	}
 	if _, ok := c.m[string(big)]; ok {
@@ -104,7 +104,7 @@ func TestSchemaRowsRequired(t *testing.T) {
 			req = append(req, fmt.Sprintf(`"p%d"`, 2*i%41))
 		}
 		raw := json.RawMessage(`{"type": "object", "properties": {` + strings.Join(props, ",") + `}, "required": [` + strings.Join(req, ",") + `]}`)
-		v := schemaViewOf(raw, nil)
+		v := schemaViewOf(raw, nil, "")
 		for i, r := range v.Rows {
 			want := false
 			for j := 0; j < n; j++ {

@@ -9,8 +9,9 @@
 // the site header), "foot" (site footer to </html>), "skill-list" (cards)
 // and "mark" (the default logo). Files under assets/ are copied to /assets/
 // in the output: style.css, app.js (search, type filter, copy buttons),
-// favicon.svg, and livereload.js (skillcat serve only). The build adds
-// assets/highlight.css, the code colours, unless the site ships its own.
+// favicon.svg, highlight.css (the code colours, generated from chroma's
+// styles by go generate: see internal/cssgen) and livereload.js (skillcat
+// serve only).
 //
 // # Overriding
 //
@@ -51,6 +52,9 @@ import (
 	"io/fs"
 	"sort"
 )
+
+// The code colours are made from chroma's styles here, not in the binary.
+//go:generate go run ../internal/cssgen -o assets/highlight.css
 
 //go:embed *.html assets
 var files embed.FS
