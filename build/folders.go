@@ -3,6 +3,7 @@ package build
 import (
 	"encoding/binary"
 	"errors"
+	"iter"
 	"sort"
 	"strings"
 
@@ -38,7 +39,7 @@ type folderRecord struct {
 // outputFolders returns the folders that the files at paths (relative,
 // slash-separated) lie in, the output itself ("") included, each with the
 // number of entries it holds: its files and its folders.
-func outputFolders(paths func(yield func(string) bool)) map[string]int {
+func outputFolders(paths iter.Seq[string]) map[string]int {
 	dirs := map[string]int{"": 0}
 	for p := range paths {
 		for {
@@ -61,10 +62,15 @@ func outputFolders(paths func(yield func(string) bool)) map[string]int {
 // settled reports whether the folder at path, still of the identity id,
 // can be taken for unchanged since it was noted: it had last changed
 // racyWindow before then, as a source must have to be judged by its
-// identity.
+// identity, or twice that where times are kept in whole seconds (FAT
+// keeps them to two).
 func (r *folderRecord) settled(path string, id store.FileID) bool {
 	noted, ok := r.folders[path]
-	return ok && noted == id && id.Ctime < r.asOf-racyWindow.Nanoseconds()
+	window := racyWindow.Nanoseconds()
+	if id.Ctime%1e9 == 0 {
+		window *= 2
+	}
+	return ok && noted == id && id.Ctime < r.asOf-window
 }
 
 // settlesMore reports whether r takes a folder for settled that old does

@@ -114,3 +114,29 @@ func TestIntactByRecord(t *testing.T) {
 		}
 	}
 }
+
+// TestFolderSettled checks the racy window of a noted folder: a second
+// before the note, two where the file system keeps whole seconds.
+func TestFolderSettled(t *testing.T) {
+	const asOf = int64(1_700_000_010_500_000_000)
+	for _, tc := range []struct {
+		ctime int64
+		want  bool
+	}{
+		{asOf - 1_200_000_000, true},
+		{asOf - 800_000_000, false},
+		{1_700_000_009_000_000_000, false}, // whole seconds, 1.5 s before
+		{1_700_000_008_000_000_000, true},  // whole seconds, 2.5 s before
+	} {
+		id := store.FileID{Dev: 1, Ino: 2, Ctime: tc.ctime, Size: 40}
+		rec := &folderRecord{asOf: asOf, folders: map[string]store.FileID{"skills": id}}
+		if got := rec.settled("skills", id); got != tc.want {
+			t.Errorf("changed at %d, noted at %d: settled %v, want %v", tc.ctime, asOf, got, tc.want)
+		}
+		other := id
+		other.Ino++
+		if rec.settled("skills", other) || rec.settled("other", id) {
+			t.Errorf("a folder of another identity, or not noted, was taken for settled")
+		}
+	}
+}

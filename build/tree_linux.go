@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"io/fs"
+	"maps"
 	"os"
 	"runtime"
 	"strconv"
@@ -356,13 +357,7 @@ func intact(out string, prev map[string]store.CachedOutput, rec *folderRecord) (
 // when rec is not a record of the folders prev gives; found, when a
 // folder was read, is the identity of each folder as found.
 func intactByRecord(out string, prev map[string]store.CachedOutput, rec *folderRecord, anyMode bool) (ok bool, found map[string]store.FileID, usable bool) {
-	dirs := outputFolders(func(yield func(string) bool) {
-		for p := range prev {
-			if !yield(p) {
-				return
-			}
-		}
-	})
+	dirs := outputFolders(maps.Keys(prev))
 	folders := make([]string, 0, len(dirs))
 	for d := range dirs {
 		if _, ok := rec.folders[d]; !ok {
