@@ -85,8 +85,8 @@ func (r *folderRecord) settlesMore(old *folderRecord) bool {
 }
 
 // encode is the record as the cache's part holds it: asOf as a varint,
-// then for each folder, by path, the path's length and bytes, then
-// device, inode, change time and size as varints.
+// then for each folder, by path, the path's length and bytes, then its
+// identity (store.AppendFileID).
 func (r *folderRecord) encode() string {
 	paths := make([]string, 0, len(r.folders))
 	for p := range r.folders {
@@ -96,13 +96,9 @@ func (r *folderRecord) encode() string {
 	b := make([]byte, 0, 8+len(paths)*48)
 	b = binary.AppendVarint(b, r.asOf)
 	for _, p := range paths {
-		id := r.folders[p]
 		b = binary.AppendUvarint(b, uint64(len(p)))
 		b = append(b, p...)
-		b = binary.AppendUvarint(b, id.Dev)
-		b = binary.AppendUvarint(b, id.Ino)
-		b = binary.AppendVarint(b, id.Ctime)
-		b = binary.AppendVarint(b, id.Size)
+		b = store.AppendFileID(b, r.folders[p])
 	}
 	return string(b)
 }
@@ -114,10 +110,11 @@ var errFolderRecord = errors.New("bad folder record")
 func decodeFolders(s string) (*folderRecord, error) {
 	b := []byte(s)
 	r := &folderRecord{folders: map[string]store.FileID{}}
-	var ok bool
-	if r.asOf, b, ok = varintAt(b); !ok {
+	asOf, k := binary.Varint(b)
+	if k <= 0 {
 		return nil, errFolderRecord
 	}
+	r.asOf, b = asOf, b[k:]
 	for len(b) > 0 {
 		n, k := binary.Uvarint(b)
 		if k <= 0 || uint64(len(b)-k) < n {
@@ -125,36 +122,12 @@ func decodeFolders(s string) (*folderRecord, error) {
 		}
 		p := string(b[k : k+int(n)])
 		b = b[k+int(n):]
-		var id store.FileID
-		if id.Dev, b, ok = uvarintAt(b); !ok {
+		id, rest, ok := store.ReadFileID(b)
+		if !ok {
 			return nil, errFolderRecord
 		}
-		if id.Ino, b, ok = uvarintAt(b); !ok {
-			return nil, errFolderRecord
-		}
-		if id.Ctime, b, ok = varintAt(b); !ok {
-			return nil, errFolderRecord
-		}
-		if id.Size, b, ok = varintAt(b); !ok {
-			return nil, errFolderRecord
-		}
+		b = rest
 		r.folders[p] = id
 	}
 	return r, nil
-}
-
-func uvarintAt(b []byte) (uint64, []byte, bool) {
-	v, k := binary.Uvarint(b)
-	if k <= 0 {
-		return 0, b, false
-	}
-	return v, b[k:], true
-}
-
-func varintAt(b []byte) (int64, []byte, bool) {
-	v, k := binary.Varint(b)
-	if k <= 0 {
-		return 0, b, false
-	}
-	return v, b[k:], true
 }

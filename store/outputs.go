@@ -265,10 +265,34 @@ func appendOutput(buf []byte, path string, r CachedOutput) []byte {
 	buf = append(buf, r.Key[:]...)
 	buf = append(buf, r.Hash[:]...)
 	buf = binary.AppendVarint(buf, r.Size)
-	buf = binary.AppendUvarint(buf, r.Stat.Dev)
-	buf = binary.AppendUvarint(buf, r.Stat.Ino)
-	buf = binary.AppendVarint(buf, r.Stat.Ctime)
-	return binary.AppendVarint(buf, r.Stat.Size)
+	return AppendFileID(buf, r.Stat)
+}
+
+// AppendFileID appends the encoding of id to buf: device, inode, change
+// time and size as varints.
+func AppendFileID(buf []byte, id FileID) []byte {
+	buf = binary.AppendUvarint(buf, id.Dev)
+	buf = binary.AppendUvarint(buf, id.Ino)
+	buf = binary.AppendVarint(buf, id.Ctime)
+	return binary.AppendVarint(buf, id.Size)
+}
+
+// ReadFileID reads the identity AppendFileID encoded at the start of b
+// and returns what follows it; ok is false when b is cut short.
+func ReadFileID(b []byte) (id FileID, rest []byte, ok bool) {
+	if id.Dev, b, ok = uvarint(b); !ok {
+		return FileID{}, b, false
+	}
+	if id.Ino, b, ok = uvarint(b); !ok {
+		return FileID{}, b, false
+	}
+	if id.Ctime, b, ok = varint(b); !ok {
+		return FileID{}, b, false
+	}
+	if id.Size, b, ok = varint(b); !ok {
+		return FileID{}, b, false
+	}
+	return id, b, true
 }
 
 // decodeOutputs adds the records of one bucket's data to out, and their
@@ -302,18 +326,7 @@ func decodeOutputs(data []byte, bucket int64, out map[string]CachedOutput, paths
 		if r.Size, data, ok = varint(data); !ok {
 			return errOutputRecord
 		}
-		var dev, ino uint64
-		if dev, data, ok = uvarint(data); !ok {
-			return errOutputRecord
-		}
-		if ino, data, ok = uvarint(data); !ok {
-			return errOutputRecord
-		}
-		r.Stat.Dev, r.Stat.Ino = dev, ino
-		if r.Stat.Ctime, data, ok = varint(data); !ok {
-			return errOutputRecord
-		}
-		if r.Stat.Size, data, ok = varint(data); !ok {
+		if r.Stat, data, ok = ReadFileID(data); !ok {
 			return errOutputRecord
 		}
 		out[path] = r
