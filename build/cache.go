@@ -352,7 +352,9 @@ func folderRecordOf(ctx context.Context, cache *store.CacheTx) (*folderRecord, e
 	}
 	rec, err := decodeFolders(data)
 	if err != nil {
-		return nil, nil // checksummed, so a format of another version: walk it all
+		// Checksummed, and written by this very binary (the cache is
+		// keyed by it): not expected, and only the note is lost.
+		return nil, nil
 	}
 	return rec, nil
 }

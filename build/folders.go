@@ -63,14 +63,15 @@ func outputFolders(paths iter.Seq[string]) map[string]int {
 // can be taken for unchanged since it was noted: it had last changed
 // racyWindow before then, as a source must have to be judged by its
 // identity, or twice that where times are kept in whole seconds (FAT
-// keeps them to two).
+// keeps them to two), and it lies on the output's own file system (not
+// on one mounted inside it, whose attributes may be a network's).
 func (r *folderRecord) settled(path string, id store.FileID) bool {
 	noted, ok := r.folders[path]
 	window := racyWindow.Nanoseconds()
 	if id.Ctime%1e9 == 0 {
 		window *= 2
 	}
-	return ok && noted == id && id.Ctime < r.asOf-window
+	return ok && noted == id && id.Ctime < r.asOf-window && id.Dev == r.folders[""].Dev
 }
 
 // settlesMore reports whether r takes a folder for settled that old does

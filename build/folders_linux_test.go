@@ -15,7 +15,11 @@ import (
 // any folder, however deep, still shows.
 func TestIntactByRecord(t *testing.T) {
 	tree := func(t *testing.T) (string, map[string]store.CachedOutput) {
-		out := filepath.Join(t.TempDir(), "out")
+		dir := t.TempDir()
+		if !ownAttributes(dir) {
+			t.Skipf("%s is on a file system whose attributes are not its own: no folder is noted there", dir)
+		}
+		out := filepath.Join(dir, "out")
 		prev := map[string]store.CachedOutput{}
 		for _, p := range []string{"index.html", "skills/a/index.html", "skills/a.json", "skills/b/index.html", ".well-known/skills/a/SKILL.md"} {
 			name := filepath.Join(out, filepath.FromSlash(p))
@@ -129,7 +133,7 @@ func TestFolderSettled(t *testing.T) {
 		{1_700_000_008_000_000_000, true},  // whole seconds, 2.5 s before
 	} {
 		id := store.FileID{Dev: 1, Ino: 2, Ctime: tc.ctime, Size: 40}
-		rec := &folderRecord{asOf: asOf, folders: map[string]store.FileID{"skills": id}}
+		rec := &folderRecord{asOf: asOf, folders: map[string]store.FileID{"": {Dev: 1, Ino: 1}, "skills": id}}
 		if got := rec.settled("skills", id); got != tc.want {
 			t.Errorf("changed at %d, noted at %d: settled %v, want %v", tc.ctime, asOf, got, tc.want)
 		}
@@ -138,5 +142,20 @@ func TestFolderSettled(t *testing.T) {
 		if rec.settled("skills", other) || rec.settled("other", id) {
 			t.Errorf("a folder of another identity, or not noted, was taken for settled")
 		}
+		rec.folders[""] = store.FileID{Dev: 2, Ino: 1, Ctime: tc.ctime}
+		if rec.settled("skills", id) {
+			t.Errorf("a folder on a file system mounted inside the output was taken for settled")
+		}
+	}
+}
+
+// TestOwnAttributes checks which file systems the folder note is kept on:
+// not on one whose attributes the kernel only caches or makes up.
+func TestOwnAttributes(t *testing.T) {
+	if ownAttributes("/proc") {
+		t.Error("procfs taken for a file system that keeps its own attributes")
+	}
+	if _, err := os.Stat("/dev/shm"); err == nil && !ownAttributes("/dev/shm") {
+		t.Error("tmpfs (/dev/shm) not taken for a file system that keeps its own attributes")
 	}
 }

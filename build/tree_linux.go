@@ -255,7 +255,7 @@ type intactVisitor struct {
 	anyMode bool
 	prev    map[string]store.CachedOutput
 	n       atomic.Int64 // recorded files found
-	// noted gathers each folder's identity (under mu).
+	// noted, unless nil, gathers each folder's identity (under mu).
 	noted *folderRecord
 	mu    sync.Mutex
 }
@@ -273,13 +273,15 @@ func (v *intactVisitor) folder(dir string, st *unix.Stat_t) (bool, error) {
 	if !v.anyMode && st.Mode&0o7777 != v.mode {
 		return false, errChanged
 	}
-	rel := ""
-	if len(dir) > len(v.root) {
-		rel = dir[len(v.root)+1:]
+	if v.noted != nil {
+		rel := ""
+		if len(dir) > len(v.root) {
+			rel = dir[len(v.root)+1:]
+		}
+		v.mu.Lock()
+		v.noted.folders[rel] = statID(st)
+		v.mu.Unlock()
 	}
-	v.mu.Lock()
-	v.noted.folders[rel] = statID(st)
-	v.mu.Unlock()
 	return true, nil
 }
 
@@ -322,14 +324,19 @@ func (v *intactVisitor) entry(dir string, fd int, _ *unix.Stat_t, name []byte, _
 // records, each still the file the build left (its identity, by an
 // fstatat relative to its folder), and no empty folder, each of the mode
 // the build gives its folders. With no record of the output's folders
-// (rec nil) the whole tree is walked (walkTree), so that a file or folder
-// added anywhere counts; with one, only the folders that changed since it
-// was noted are read (intactByRecord). noted is a record of the folders
+// (rec nil), or on a file system whose attributes are not its own
+// (ownAttributes), the whole tree is walked (walkTree), so that a file or
+// folder added anywhere counts; with one, only the folders that changed
+// since it was noted are read (intactByRecord). noted is a record of the folders
 // as found, for the next check, when it would read fewer of them than
 // this one did: nil when there is none to keep.
 func intact(out string, prev map[string]store.CachedOutput, rec *folderRecord) (ok bool, noted *folderRecord) {
 	asOf := time.Now().UnixNano()
 	anyMode := isMountPoint(out)
+	v := &intactVisitor{root: out, mode: folderMode(), anyMode: anyMode, prev: prev}
+	if !ownAttributes(out) {
+		return walkTree(out, true, v) == nil && v.n.Load() == int64(len(prev)), nil
+	}
 	if rec != nil {
 		if ok, found, usable := intactByRecord(out, prev, rec, anyMode); usable {
 			if !ok || found == nil {
@@ -341,8 +348,7 @@ func intact(out string, prev map[string]store.CachedOutput, rec *folderRecord) (
 			return true, nil
 		}
 	}
-	v := &intactVisitor{root: out, mode: folderMode(), anyMode: anyMode, prev: prev,
-		noted: &folderRecord{asOf: asOf, folders: make(map[string]store.FileID, len(prev)*2/3)}}
+	v.noted = &folderRecord{asOf: asOf, folders: make(map[string]store.FileID, len(prev)*2/3)}
 	if walkTree(out, true, v) != nil || v.n.Load() != int64(len(prev)) {
 		return false, nil
 	}
@@ -379,8 +385,16 @@ func intactByRecord(out string, prev map[string]store.CachedOutput, rec *folderR
 	defer unix.Close(root)
 	mode := folderMode()
 	ids := make([]store.FileID, len(folders))
-	var reads atomic.Bool
-	err = onWorkers(len(folders)+len(files), func(i int) error {
+	var reads, failed atomic.Bool
+	err = onWorkers(len(folders)+len(files), func(i int) (err error) {
+		if failed.Load() {
+			return errChanged // another worker found a change
+		}
+		defer func() {
+			if err != nil {
+				failed.Store(true)
+			}
+		}()
 		if i >= len(folders) {
 			p := files[i-len(folders)]
 			if id, ok := lstatAt(root, p); !ok || id != prev[p].Stat || id == (store.FileID{}) {
@@ -390,7 +404,6 @@ func intactByRecord(out string, prev map[string]store.CachedOutput, rec *folderR
 		}
 		d := folders[i]
 		var st unix.Stat_t
-		var err error
 		if d == "" {
 			err = unix.Fstat(root, &st)
 		} else {
@@ -409,7 +422,9 @@ func intactByRecord(out string, prev map[string]store.CachedOutput, rec *folderR
 			full = out + "/" + d
 		}
 		v := expectedVisitor{dir: d, dirs: dirs, prev: prev}
-		return readFolder(walkItem{name: full, path: full}, false, v, make([]byte, 64<<10), nil)
+		buf := folderBufs.Get().(*[]byte)
+		defer folderBufs.Put(buf)
+		return readFolder(walkItem{name: full, path: full}, false, v, *buf, nil)
 	})
 	if err != nil || !reads.Load() {
 		return err == nil, nil, true
@@ -419,6 +434,29 @@ func intactByRecord(out string, prev map[string]store.CachedOutput, rec *folderR
 		found[d] = ids[i]
 	}
 	return true, found, true
+}
+
+// folderBufs holds the buffers intactByRecord reads folders into.
+var folderBufs = sync.Pool{New: func() any { b := make([]byte, 64<<10); return &b }}
+
+// ownAttributes reports whether the file system of dir keeps the times
+// and identities of its files itself, so that a folder's change time is
+// the kernel's own and moves with every entry added or removed: a local
+// one. A network or FUSE file system's attributes are copies the kernel
+// caches for seconds (NFS revalidates a folder's only when it is opened),
+// so there every folder is read, as before the note. overlayfs is taken:
+// a change to a lower layer under a mounted overlay is undefined anyway.
+func ownAttributes(dir string) bool {
+	var st unix.Statfs_t
+	if unix.Statfs(dir, &st) != nil {
+		return false
+	}
+	switch st.Type {
+	case unix.TMPFS_MAGIC, unix.RAMFS_MAGIC, unix.EXT4_SUPER_MAGIC, unix.XFS_SUPER_MAGIC, unix.BTRFS_SUPER_MAGIC,
+		unix.F2FS_SUPER_MAGIC, unix.BCACHEFS_SUPER_MAGIC, unix.OVERLAYFS_SUPER_MAGIC:
+		return true
+	}
+	return false
 }
 
 // expectedVisitor is the treeVisitor with which intactByRecord reads one
