@@ -27,9 +27,10 @@ func highlightJSONText(data, punct string) template.HTML {
 
 // punctClass is the class the one-pass highlighters give JSON's
 // punctuation on a site whose templates are fsys: chroma's "p" when a
-// style sheet or template of the site names that class, else "", none.
-// The built-in highlight.css colours no punctuation, and the marks were a
-// fifth of a skill page's bytes.
+// style sheet or template of the site names that class, or styles the
+// spans in code whatever their class, else "", none. The built-in
+// highlight.css colours no punctuation, and the marks were a fifth of a
+// skill page's bytes.
 func punctClass(fsys fs.FS) string {
 	named := false
 	fs.WalkDir(fsys, ".", func(name string, d fs.DirEntry, err error) error {
@@ -37,7 +38,7 @@ func punctClass(fsys fs.FS) string {
 			return nil
 		}
 		data, err := fs.ReadFile(fsys, name)
-		named = err != nil || punctSelector.Match(data)
+		named = err != nil || punctSelector.Match(data) || codeSpanSelector.Match(data)
 		return nil
 	})
 	if named {
@@ -50,6 +51,11 @@ func punctClass(fsys fs.FS) string {
 // (span.p), not .pre, .p-1 or a number; a script's o.p, or a comment,
 // keeps the marks too.
 var punctSelector = regexp.MustCompile(`(^|[^0-9])\.p($|[^0-9A-Za-z_-])`)
+
+// codeSpanSelector matches a selector of spans in code (.chroma span,
+// pre code span), which styled the punctuation's spans too; "span 4" in
+// a declaration is no selector.
+var codeSpanSelector = regexp.MustCompile(`(\bpre|\bcode|\.chroma)\b[^{};]*\bspan\b[^{};]*\{`)
 
 // appendHighlightJSON appends highlightJSONText(data, punct) to out.
 func appendHighlightJSON(out []byte, data, punct string) []byte {

@@ -184,6 +184,9 @@ func TestPunctClass(t *testing.T) {
 		".chroma .pre, .p-1 { margin: 0.5em }":     "",
 		"pre { padding: .5rem } .x.p,.y { }":       "p",
 		"/* nothing */ .chroma .nt { color: red }": "",
+		".chroma span { font-weight: bold }":       "p",
+		"pre > code span:hover, .x { }":            "p",
+		".side { grid-row: 1 / span 4; } pre { }":  "",
 	} {
 		fsys := templates.Overlay(fstest.MapFS{"assets/highlight.css": {Data: []byte(css)}}, templates.FS())
 		if got := punctClass(fsys); got != want {
