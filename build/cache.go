@@ -54,6 +54,16 @@ import (
 // so such a file is judged by its bytes next time.
 var racyWindow = time.Second
 
+// racyOutput reports whether id, the identity of an output file noted at
+// now, could be kept by a later edit that keeps its size: where the file
+// system keeps whole seconds (the change time has no fraction), an edit
+// within the second of the write. Such a file is noted as unknown, and
+// the next build judges it by its bytes. A file system with finer times
+// gives a later edit a later time.
+func racyOutput(id store.FileID, now int64) bool {
+	return id.Ctime%1e9 == 0 && id.Ctime > now-2*racyWindow.Nanoseconds()
+}
+
 // sourceStat is the identity the cache judges a source by, or "" when it
 // must be judged by its bytes (unknown here, or changed within racyWindow
 // of now).

@@ -159,3 +159,24 @@ func TestOwnAttributes(t *testing.T) {
 		t.Error("tmpfs (/dev/shm) not taken for a file system that keeps its own attributes")
 	}
 }
+
+// TestRacyOutput checks which output files are noted as unknown: those
+// written within two seconds of the note on a file system that keeps
+// whole seconds, whose identity a later edit of the same size could keep.
+func TestRacyOutput(t *testing.T) {
+	const now = int64(1_700_000_010_500_000_000)
+	for _, tc := range []struct {
+		ctime int64
+		want  bool
+	}{
+		{1_700_000_010_000_000_000, true},  // whole seconds, this second
+		{1_700_000_009_000_000_000, true},  // whole seconds, 1.5 s before
+		{1_700_000_008_000_000_000, false}, // whole seconds, 2.5 s before
+		{1_700_000_010_400_000_000, false}, // nanoseconds: a later edit has a later time
+		{0, false},                         // no identity at all
+	} {
+		if got := racyOutput(store.FileID{Dev: 1, Ino: 2, Ctime: tc.ctime, Size: 9}, now); got != tc.want {
+			t.Errorf("written at %d, noted at %d: racy %v, want %v", tc.ctime, now, got, tc.want)
+		}
+	}
+}

@@ -417,9 +417,18 @@ func (o *output) write(path string, data []byte, key string) error {
 	if o.hashes() {
 		rec.Hash = sha256.Sum256(data)
 	}
-	if old, live, ok := o.reuse(path); ok && old.Hash == rec.Hash {
+	old, live, ok := o.reuse(path)
+	byBytes := false
+	if !ok && old.Hash == rec.Hash && old.Hash != (store.Digest{}) {
+		// Not the file the last build left as far as its identity says
+		// (noted as unknown, or restored from an artifact), but maybe its
+		// bytes, as fresh takes them: its identity is noted anew.
+		live, ok = sameBytesFile(o.out+string(filepath.Separator)+filepath.FromSlash(path), old, o.fileMode(), o.cfg.Time)
+		byBytes = true
+	}
+	if ok && old.Hash == rec.Hash {
 		if linked, err := o.take(path, live); err == nil {
-			if !linked {
+			if !linked && !byBytes {
 				rec.Stat = old.Stat
 			}
 			o.record(path, rec)
@@ -801,15 +810,23 @@ func (o *output) settle() {
 	if !o.track {
 		return
 	}
+	// A racy identity (racyOutput) is noted as unknown, for the next
+	// build to judge the file by its bytes: only a file whose record has
+	// them hashed (catalog.sqlite's, exported by SQLite, has not).
 	var paths []string
+	var hashed []bool
+	now := time.Now().UnixNano()
 	for p, rec := range o.records.all() {
-		if !kept || rec.Stat == (store.FileID{}) {
-			paths = append(paths, p) // linked or written: its identity is new
+		if !kept || rec.Stat == (store.FileID{}) || racyOutput(rec.Stat, now) {
+			paths = append(paths, p) // linked, written or racy: its identity is new
+			hashed = append(hashed, rec.Hash != (store.Digest{}))
 		}
 	}
 	ids := make([]store.FileID, len(paths))
 	onWorkers(len(paths), func(i int) error {
-		ids[i], _ = lstatID(o.out + string(filepath.Separator) + filepath.FromSlash(paths[i]))
+		if id, _ := lstatID(o.out + string(filepath.Separator) + filepath.FromSlash(paths[i])); !hashed[i] || !racyOutput(id, now) {
+			ids[i] = id
+		}
 		return nil
 	})
 	for i, p := range paths {
