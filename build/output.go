@@ -278,6 +278,14 @@ func (o *output) reuse(path string) (store.CachedOutput, store.FileID, bool) {
 	return rec, live, ok && live == rec.Stat
 }
 
+// byBytes is reuse for a file of the output that is not the one the
+// last build left by its identity (an output restored from a CI artifact:
+// new inodes; or one noted as unknown, racyOutput) but may hold its bytes:
+// it returns the file's identity when they hash to rec's (sameBytesFile).
+func (o *output) byBytes(path string, rec store.CachedOutput) (store.FileID, bool) {
+	return sameBytesFile(o.out+string(filepath.Separator)+filepath.FromSlash(path), rec, o.fileMode(), o.cfg.Time)
+}
+
 // take puts the previous output's file at path, live, into the new tree:
 // nothing to do when the spare's file there is that file's inode, a hard
 // link otherwise, or a copy where links are impossible. linked reports
@@ -361,10 +369,8 @@ func (o *output) fresh(path, key string) bool {
 	}
 	rec, live, ok := o.reuse(path)
 	if !ok && rec.Key == k {
-		// Not the file the last build left (an output restored from a CI
-		// artifact: new inodes), but maybe its bytes: reading them costs
-		// far less than making it again.
-		if live, ok = sameBytesFile(o.out+string(filepath.Separator)+filepath.FromSlash(path), rec, o.fileMode(), o.cfg.Time); ok {
+		// Reading its bytes costs far less than making it again.
+		if live, ok = o.byBytes(path, rec); ok {
 			rec.Stat = live
 		}
 	}
@@ -418,17 +424,14 @@ func (o *output) write(path string, data []byte, key string) error {
 		rec.Hash = sha256.Sum256(data)
 	}
 	old, live, ok := o.reuse(path)
-	byBytes := false
 	if !ok && old.Hash == rec.Hash && old.Hash != (store.Digest{}) {
-		// Not the file the last build left as far as its identity says
-		// (noted as unknown, or restored from an artifact), but maybe its
-		// bytes, as fresh takes them: its identity is noted anew.
-		live, ok = sameBytesFile(o.out+string(filepath.Separator)+filepath.FromSlash(path), old, o.fileMode(), o.cfg.Time)
-		byBytes = true
+		if live, ok = o.byBytes(path, old); ok {
+			old.Stat = live
+		}
 	}
 	if ok && old.Hash == rec.Hash {
 		if linked, err := o.take(path, live); err == nil {
-			if !linked && !byBytes {
+			if !linked {
 				rec.Stat = old.Stat
 			}
 			o.record(path, rec)
