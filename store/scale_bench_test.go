@@ -87,3 +87,34 @@ func scaleDescriptor(r *rand.Rand, d []byte) []byte {
 	}
 	return append(d[:len(d):len(d)], strings.Repeat(" ", n-len(d))...)
 }
+
+// BenchmarkListedEntries reads the listing of 10,000 skills (one in ten
+// private), each with two to five tags, from a temporary index: what
+// every build that renders reads before its listing-wide files.
+func BenchmarkListedEntries(b *testing.B) {
+	ctx := context.Background()
+	skills := benchSkills(10_000)
+	r := rand.New(rand.NewPCG(1, 2))
+	for i := range skills {
+		skills[i].Access = "public"
+		if i%10 == 0 {
+			skills[i].Access = "private"
+		}
+		skills[i].Tags = scaleTags(r)
+		skills[i].Descriptor = scaleDescriptor(r, skills[i].Descriptor)
+	}
+	db, err := store.OpenTemp(ctx)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Load(ctx, skills); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if listed, err := db.ListedEntries(ctx, ""); err != nil || len(listed) != 9000 {
+			b.Fatal(len(listed), err)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package store
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"database/sql"
@@ -54,11 +55,8 @@ const (
 	insertTagSQL  = `INSERT INTO skill_tags (skill_id, tag, position) VALUES (?, ?, ?)`
 	insertTagsSQL = `INSERT INTO skill_tags (skill_id, tag, position) SELECT ?, value, key FROM json_each(?)`
 	holderSQL     = `SELECT source FROM skills WHERE id = ?`
-	tagsAllSQL    = `SELECT t.skill_id, t.tag FROM skills AS s JOIN skill_tags AS t ON t.skill_id = s.id
-	WHERE s.access <> 'private' ORDER BY s.id, t.position`
-	tagsTypeSQL = `SELECT t.skill_id, t.tag FROM skill_tags AS t JOIN skills AS s ON s.id = t.skill_id
-	WHERE s.access <> 'private' AND s.capability_type = ? ORDER BY t.skill_id, t.position`
-	countSQL = `SELECT capability_type, count(*) FROM skills WHERE access <> 'private'
+	tagsSQL       = `SELECT skill_id, tag, position FROM skill_tags ORDER BY skill_id`
+	countSQL      = `SELECT capability_type, count(*) FROM skills WHERE access <> 'private'
 	GROUP BY capability_type ORDER BY capability_type`
 )
 
@@ -630,12 +628,12 @@ func (db *DB) ListedEntries(ctx context.Context, capabilityType string) ([]Row, 
 }
 
 func (db *DB) listed(ctx context.Context, capabilityType string, withDescriptors bool) ([]Row, error) {
-	skillsSQL, tagsSQL, countSQL, args := listedAllSQL, tagsAllSQL, countAllSQL, []any(nil)
+	skillsSQL, countSQL, args := listedAllSQL, countAllSQL, []any(nil)
 	if capabilityType != "" {
 		if !slices.Contains(capabilityTypes, capabilityType) {
 			return nil, fmt.Errorf("unknown capability type %q", capabilityType)
 		}
-		skillsSQL, tagsSQL, countSQL, args = listedTypeSQL, tagsTypeSQL, countTypeSQL, []any{capabilityType}
+		skillsSQL, countSQL, args = listedTypeSQL, countTypeSQL, []any{capabilityType}
 	}
 	if !withDescriptors {
 		skillsSQL = strings.Replace(skillsSQL, " descriptor,", " x'' AS descriptor,", 1)
@@ -683,38 +681,75 @@ func (db *DB) listed(ctx context.Context, capabilityType string, withDescriptors
 		return nil, err
 	}
 
-	// Both queries are in id order, so each tag's skill is at or after
-	// the last one's. Tags recur across skills: each is held once.
-	rows, err = tx.QueryContext(ctx, tagsSQL, args...)
+	// The tags are read in the table's own order (skill id, then tag: a
+	// scan, where a join with skills in listing order sorted every
+	// skill's tags by position in a temporary b-tree), and each skill's
+	// put in position order here. Both are in id order, so each tag's
+	// skill is at or after the last one's; the tags of skills not listed
+	// (private, or of another type) are passed over. Tags recur across
+	// skills: each is held once.
+	rows, err = tx.QueryContext(ctx, tagsSQL)
 	if err != nil {
 		return nil, err
 	}
-	tags := map[string]string{}
-	i := 0
+	held := map[string]string{}
+	var id, tag sql.RawBytes // reused: valid until the next row
+	var pos int64
+	var at []int64 // the positions of the tags of skills[cur]
+	i, cur := 0, -1
 	for rows.Next() {
-		var id, tag string
-		if err := rows.Scan(&id, &tag); err != nil {
+		if err := rows.Scan(&id, &tag, &pos); err != nil {
 			rows.Close()
 			return nil, err
 		}
-		for i < len(skills) && skills[i].ID < id {
-			i++
+		if cur < 0 || skills[cur].ID != string(id) {
+			if cur >= 0 {
+				skills[cur].Tags = inPositionOrder(skills[cur].Tags, at)
+				cur = -1
+			}
+			for i < len(skills) && skills[i].ID < string(id) {
+				i++
+			}
+			if i == len(skills) {
+				break // no listed skill is left
+			}
+			if skills[i].ID != string(id) {
+				continue // a skill not listed
+			}
+			cur, at = i, at[:0]
 		}
-		if i == len(skills) || skills[i].ID != id {
-			rows.Close()
-			return nil, fmt.Errorf("tag %q of skill %q: skill not listed", tag, id)
+		t, ok := held[string(tag)]
+		if !ok {
+			t = string(tag)
+			held[t] = t
 		}
-		if held, ok := tags[tag]; ok {
-			tag = held
-		} else {
-			tags[tag] = tag
-		}
-		skills[i].Tags = append(skills[i].Tags, tag)
+		skills[cur].Tags = append(skills[cur].Tags, t)
+		at = append(at, pos)
 	}
 	if err := closeRows(rows); err != nil {
 		return nil, err
 	}
+	if cur >= 0 {
+		skills[cur].Tags = inPositionOrder(skills[cur].Tags, at)
+	}
 	return skills, nil
+}
+
+// inPositionOrder returns tags in the order of their positions at.
+func inPositionOrder(tags []string, at []int64) []string {
+	if slices.IsSorted(at) {
+		return tags
+	}
+	order := make([]int, len(tags))
+	for k := range order {
+		order[k] = k
+	}
+	slices.SortFunc(order, func(a, b int) int { return cmp.Compare(at[a], at[b]) })
+	sorted := make([]string, len(tags))
+	for k, o := range order {
+		sorted[k] = tags[o]
+	}
+	return sorted
 }
 
 // pack makes s's strings substrings of one string, and its capability

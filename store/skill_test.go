@@ -551,3 +551,50 @@ func TestLoadDuplicateTags(t *testing.T) {
 		t.Errorf("got %d rows and %d tags in the index, want 2 and 2", skills, tags)
 	}
 }
+
+// TestListedTagsInSourceOrder checks, over drawn catalogs, that Listed
+// gives each listed skill its tags in source order, whatever their order
+// by name and whatever unlisted skills' tags lie between its own, for the
+// whole listing and for each capability type.
+func TestListedTagsInSourceOrder(t *testing.T) {
+	ctx := context.Background()
+	rapid.Check(t, func(rt *rapid.T) {
+		db := openMemory(t)
+		tag := rapid.SampledFrom([]string{"a", "b", "c", "d", "ab", "z", "é", "A"})
+		seen := map[string]bool{}
+		var in []store.Row
+		for i := range rapid.IntRange(0, 30).Draw(rt, "skills") {
+			id := rapid.StringMatching(`[a-c]{1,3}`).Draw(rt, "id")
+			if seen[id] {
+				continue
+			}
+			seen[id] = true
+			tags := rapid.SliceOfNDistinct(tag, 0, 6, rapid.ID).Draw(rt, "tags")
+			in = append(in, newSkill(id, rapid.SampledFrom(capabilityTypes).Draw(rt, "type"),
+				rapid.SampledFrom([]string{"public", "restricted", "private"}).Draw(rt, "access"), fmt.Sprintf("%d.json", i), tags...))
+		}
+		if dups, err := db.Load(ctx, in); err != nil || dups != nil {
+			rt.Fatalf("Load: %v, %v", dups, err)
+		}
+		for _, ct := range append([]string{""}, capabilityTypes...) {
+			want := map[string][]string{}
+			for _, s := range in {
+				if s.Access != "private" && (ct == "" || s.CapabilityType == ct) {
+					want[s.ID] = s.Tags
+				}
+			}
+			got, err := db.ListedEntries(ctx, ct)
+			if err != nil {
+				rt.Fatal(err)
+			}
+			if len(got) != len(want) {
+				rt.Fatalf("type %q: got %d skills, want %d", ct, len(got), len(want))
+			}
+			for _, s := range got {
+				if !slices.Equal(s.Tags, want[s.ID]) {
+					rt.Errorf("type %q: got tags %q of %q, want %q", ct, s.Tags, s.ID, want[s.ID])
+				}
+			}
+		}
+	})
+}
