@@ -133,19 +133,30 @@ func workerCount(n int) int {
 }
 
 // onWorkers calls fn(i) for each i in [0, count) on workerCount(0)
-// goroutines, worker w taking w, w+n, w+2n and so on, and returns the first
-// error a call returned (a worker stops at its own error, the others go on).
+// goroutines, and returns the first error a call returned (a worker stops
+// at its own error, the others go on). Each worker claims the next block
+// of indexes in turn: neighbouring indexes go to one worker (their slots,
+// written by fn, share cache lines), and a worker that finishes early
+// takes more. A block is small enough that each worker gets eight or
+// more, so that a few costly calls (folders to remove) are spread too.
 func onWorkers(count int, fn func(i int) error) error {
 	var g errgroup.Group
 	n := workerCount(0)
-	for w := range n {
+	block := max(1, min(64, count/(8*n)))
+	var next atomic.Int64
+	for range n {
 		g.Go(func() error {
-			for i := w; i < count; i += n {
-				if err := fn(i); err != nil {
-					return err
+			for {
+				start := int(next.Add(int64(block))) - block
+				if start >= count {
+					return nil
+				}
+				for i := start; i < min(start+block, count); i++ {
+					if err := fn(i); err != nil {
+						return err
+					}
 				}
 			}
-			return nil
 		})
 	}
 	return g.Wait()
