@@ -73,10 +73,10 @@ type output struct {
 
 	// The spare (spare.go): with a previous build, the new tree is the
 	// tree the last exchange took out, brought up to date.
-	keep    bool                  // the old tree is kept as the spare after the exchange
-	spare   map[string]spareEntry // what the claimed spare held, by path in dir; nil for a tree made from scratch
-	touched map[string]bool       // folders of the new tree whose entries this build changed
-	oldLock *os.File              // held on the old tree from just before the exchange
+	keep    bool            // the old tree is kept as the spare after the exchange
+	spare   *spareTree      // what the claimed spare held, by path in dir; nil for a tree made from scratch
+	touched map[string]bool // folders of the new tree whose entries this build changed
+	oldLock *os.File        // held on the old tree from just before the exchange
 
 	// parents are the folders above out this build made, deepest last: a
 	// build that fails removes them (when empty), so it leaves nothing.
@@ -627,6 +627,12 @@ func (o *output) mkdirInSpare(dir string) error {
 		if err := o.mkdir(filepath.Dir(dir)); err != nil {
 			return err
 		}
+	}
+	// A folder of the spare is kept without the lock: nothing removes it
+	// (no file of the site lies at a folder's path).
+	if e, ok := o.spareAt(dir); ok && e.kind == spareDir {
+		o.dirs.Store(dir, true)
+		return nil
 	}
 	o.mkdirMu.Lock()
 	defer o.mkdirMu.Unlock()

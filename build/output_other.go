@@ -58,7 +58,7 @@ func lstatID(name string) (id store.FileID, ok bool) {
 }
 
 // readTree is not needed here: without an exchange no spare is kept.
-func readTree(root string, _ int) (map[string]spareEntry, error) { return nil, errNoExchange }
+func readTree(root string, _ int) (*spareTree, error) { return nil, errNoExchange }
 
 // intact is false here: with no identity of a file known, none is
 // judged the one a build left.

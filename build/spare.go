@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -44,7 +45,6 @@ const (
 	spareFile  spareKind = iota + 1 // a regular file
 	spareDir                        // a folder of mode 0755
 	spareOther                      // anything else: removed when the spare is claimed
-	spareGone                       // removed or replaced by this build
 )
 
 // spareEntry is one entry of the spare as its listing gave it.
@@ -52,7 +52,56 @@ type spareEntry struct {
 	dev, ino uint64
 	mtime    int64 // a folder's modification time (ns)
 	kind     spareKind
-	used     bool // the new site holds this path
+}
+
+// spareTree is what a claimed spare held, by path in the new tree, and
+// what the build has done with each entry since. The listing is fixed
+// once the spare is claimed; the workers that bring it up to date only
+// set each entry's state bits, atomically, so that looking an entry up
+// takes no lock (27,500 files and 18,300 folders at 10,000 skills, on
+// every worker at once).
+type spareTree struct {
+	at      map[string]int32 // the index of each path's entry
+	entries []spareEntry
+	state   []atomic.Uint32 // by index: spareUsed, spareGone
+}
+
+// The state bits of a spare entry.
+const (
+	spareUsed uint32 = 1 << iota // the new site holds this path
+	spareGone                    // removed or replaced by this build
+)
+
+// add lists the entry e at path p; the tree is not in use yet.
+func (t *spareTree) add(p string, e spareEntry) {
+	t.at[p] = int32(len(t.entries))
+	t.entries = append(t.entries, e)
+}
+
+// lookup returns the entry at p and its state, or false (always, in no
+// tree: t nil).
+func (t *spareTree) lookup(p string) (spareEntry, uint32, bool) {
+	if t == nil {
+		return spareEntry{}, 0, false
+	}
+	i, ok := t.at[p]
+	if !ok {
+		return spareEntry{}, 0, false
+	}
+	return t.entries[i], t.state[i].Load(), true
+}
+
+// mark sets the state bits of the entry at p and returns the entry and
+// its state before, or false when there is none (t nil: no tree).
+func (t *spareTree) mark(p string, bits uint32) (spareEntry, uint32, bool) {
+	if t == nil {
+		return spareEntry{}, 0, false
+	}
+	i, ok := t.at[p]
+	if !ok {
+		return spareEntry{}, 0, false
+	}
+	return t.entries[i], t.state[i].Or(bits), true
 }
 
 // spareName is the path of the spare of the output out.
@@ -65,7 +114,7 @@ func spareName(out string) string {
 // there is no spare, another build holds it, or it cannot be read (it is
 // then removed). files is about how many files it holds: the number the
 // last build recorded.
-func claimSpare(out string, files int) (dir string, lock *os.File, entries map[string]spareEntry, ok bool) {
+func claimSpare(out string, files int) (dir string, lock *os.File, entries *spareTree, ok bool) {
 	name := spareName(out)
 	if info, err := os.Lstat(name); err != nil || !info.IsDir() {
 		if err == nil {
@@ -92,6 +141,7 @@ func claimSpare(out string, files int) (dir string, lock *os.File, entries map[s
 	}
 	if entries, err = readTree(tmp, files); err == nil {
 		err = dropOthers(tmp, entries)
+		entries.state = make([]atomic.Uint32, len(entries.entries))
 	}
 	if err == nil {
 		err = os.Chmod(tmp, os.FileMode(folderMode()))
@@ -120,10 +170,10 @@ func discardSpare(out string) {
 // dropOthers removes from the claimed spare at root every entry that is
 // neither a regular file nor a folder of mode 0755, and forgets it and
 // what was under it.
-func dropOthers(root string, entries map[string]spareEntry) error {
+func dropOthers(root string, t *spareTree) error {
 	var others []string
-	for p, e := range entries {
-		if e.kind == spareOther && p != root {
+	for p, i := range t.at {
+		if t.entries[i].kind == spareOther && p != root {
 			others = append(others, p)
 		}
 	}
@@ -132,9 +182,9 @@ func dropOthers(root string, entries map[string]spareEntry) error {
 		if err := os.RemoveAll(p); err != nil {
 			return err
 		}
-		for q := range entries {
+		for q := range t.at {
 			if q == p || strings.HasPrefix(q, p+string(filepath.Separator)) {
-				delete(entries, q)
+				delete(t.at, q)
 			}
 		}
 	}
@@ -142,31 +192,22 @@ func dropOthers(root string, entries map[string]spareEntry) error {
 }
 
 // spareAt returns the spare's entry at full, a path in the new tree, and
-// marks it as held by the new site.
+// marks it as held by the new site; false when there is none, or this
+// build removed it.
 func (o *output) spareAt(full string) (spareEntry, bool) {
-	if o.spare == nil {
-		return spareEntry{}, false
-	}
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	e, ok := o.spare[full]
-	if ok {
-		e.used = true
-		o.spare[full] = e
-	}
-	return e, ok && e.kind != spareGone
+	e, was, ok := o.spare.mark(full, spareUsed)
+	return e, ok && was&spareGone == 0
 }
 
 // clear makes room for a new file at full in the new tree: whatever the
 // spare holds there is removed (unlinked, never written into: it may be
 // an inode of the live output).
 func (o *output) clear(full string) error {
-	e, ok := o.spareAt(full)
-	if !ok {
+	e, was, ok := o.spare.mark(full, spareUsed|spareGone)
+	if !ok || was&spareGone != 0 {
 		return nil
 	}
 	o.mu.Lock()
-	o.spare[full] = spareEntry{kind: spareGone, used: true}
 	o.touched[filepath.Dir(full)] = true
 	o.mu.Unlock()
 	if e.kind == spareDir {
@@ -192,10 +233,14 @@ func (o *output) keepsLive(full string, live store.FileID) bool {
 // dropUnused removes from the new tree what the spare held and the new
 // site does not: files the build no longer makes, folders left over.
 func (o *output) dropUnused() error {
+	if o.spare == nil {
+		return nil
+	}
 	var dirs []string
-	for p, e := range o.spare {
+	for p, i := range o.spare.at {
+		e := o.spare.entries[i]
 		switch {
-		case e.used || p == o.dir:
+		case o.spare.state[i].Load()&spareUsed != 0 || p == o.dir:
 		case e.kind == spareDir:
 			dirs = append(dirs, p)
 		case e.kind == spareFile:
@@ -239,7 +284,7 @@ func (o *output) stamp(t time.Time) error {
 		return true
 	})
 	for _, d := range dirs {
-		if e, ok := o.spare[d]; ok && e.kind == spareDir && e.mtime == t.UnixNano() && !o.touched[d] {
+		if e, state, ok := o.spare.lookup(d); ok && e.kind == spareDir && state&spareGone == 0 && e.mtime == t.UnixNano() && !o.touched[d] {
 			continue
 		}
 		if err := os.Chtimes(d, t, t); err != nil {

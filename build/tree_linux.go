@@ -195,10 +195,10 @@ func readFolder(it walkItem, stat bool, v treeVisitor, buf []byte, subs *[]walkI
 // spareReader is the treeVisitor of readTree: it lists every entry by its
 // path, each folder's entries gathered before they join the listing.
 type spareReader struct {
-	root    string
-	mode    uint32 // the mode of a folder the build makes (folderMode)
-	mu      sync.Mutex
-	entries map[string]spareEntry
+	root string
+	mode uint32 // the mode of a folder the build makes (folderMode)
+	mu   sync.Mutex
+	tree *spareTree
 }
 
 func (r *spareReader) folder(dir string, st *unix.Stat_t) (bool, error) {
@@ -207,9 +207,7 @@ func (r *spareReader) folder(dir string, st *unix.Stat_t) (bool, error) {
 	if !read {
 		e = spareEntry{kind: spareOther}
 	}
-	r.mu.Lock()
-	r.entries[dir] = e
-	r.mu.Unlock()
+	r.put(dir, e)
 	return read, nil
 }
 
@@ -229,7 +227,7 @@ func (r *spareReader) done(string, int) error { return nil }
 
 func (r *spareReader) put(p string, e spareEntry) {
 	r.mu.Lock()
-	r.entries[p] = e
+	r.tree.add(p, e)
 	r.mu.Unlock()
 }
 
@@ -240,9 +238,10 @@ func (r *spareReader) put(p string, e spareEntry) {
 // site's proportion: a folder for each skill's page and one for its
 // SKILL.md) from the start, so that it does not grow from nothing (~6
 // MB of maps made and dropped at 10,000 skills).
-func readTree(root string, files int) (map[string]spareEntry, error) {
-	r := &spareReader{root: root, mode: folderMode(), entries: make(map[string]spareEntry, files+files*2/3)}
-	return r.entries, walkTree(root, true, r)
+func readTree(root string, files int) (*spareTree, error) {
+	n := files + files*2/3
+	r := &spareReader{root: root, mode: folderMode(), tree: &spareTree{at: make(map[string]int32, n), entries: make([]spareEntry, 0, n)}}
+	return r.tree, walkTree(root, true, r)
 }
 
 // intactVisitor is the treeVisitor of intact: it checks each file against
