@@ -224,18 +224,28 @@ func itemOf(s *store.Row) listItem {
 
 // items lists skills for the home and type pages, by name (case-folded,
 // then by id, so the order is total and stable).
+// Each name is folded once, not at each comparison (two allocations each
+// of the ~120,000 comparisons at 10,000 skills).
 func items(skills []store.Row) []listItem {
-	out := make([]listItem, len(skills))
-	for i := range skills {
-		out[i] = itemOf(&skills[i])
+	type keyed struct {
+		folded string
+		item   listItem
 	}
-	sort.SliceStable(out, func(i, j int) bool {
-		a, b := strings.ToLower(out[i].Name()), strings.ToLower(out[j].Name())
-		if a != b {
-			return a < b
+	ks := make([]keyed, len(skills))
+	for i := range skills {
+		it := itemOf(&skills[i])
+		ks[i] = keyed{strings.ToLower(it.Name()), it}
+	}
+	slices.SortFunc(ks, func(a, b keyed) int {
+		if c := strings.Compare(a.folded, b.folded); c != 0 {
+			return c
 		}
-		return out[i].ID() < out[j].ID()
+		return strings.Compare(a.item.ID(), b.item.ID())
 	})
+	out := make([]listItem, len(ks))
+	for i := range ks {
+		out[i] = ks[i].item
+	}
 	return out
 }
 
