@@ -292,11 +292,11 @@ func (o *output) byBytes(path string, rec store.CachedOutput) (store.FileID, boo
 // whether the live file's identity changed (a link adds to its count).
 func (o *output) take(path string, live store.FileID) (linked bool, err error) {
 	to := filepath.Join(o.dir, filepath.FromSlash(path))
+	if o.keepsLive(to, live) {
+		return false, nil // its folders too
+	}
 	if err := o.mkdir(filepath.Dir(to)); err != nil {
 		return false, err
-	}
-	if o.keepsLive(to, live) {
-		return false, nil
 	}
 	if err := o.clear(to); err != nil {
 		return false, err
@@ -620,6 +620,11 @@ func (o *output) mkdir(dir string) error {
 // dir, kept when the spare has it, made in place of whatever else the
 // spare holds there.
 func (o *output) mkdirInSpare(dir string) error {
+	// A folder of the spare is kept without a lock: nothing removes it
+	// (no file of the site lies at a folder's path).
+	if o.spare.keepDir(dir) {
+		return nil
+	}
 	if _, ok := o.dirs.Load(dir); ok {
 		return nil
 	}
@@ -628,27 +633,19 @@ func (o *output) mkdirInSpare(dir string) error {
 			return err
 		}
 	}
-	// A folder of the spare is kept without the lock: nothing removes it
-	// (no file of the site lies at a folder's path).
-	if e, ok := o.spareAt(dir); ok && e.kind == spareDir {
-		o.dirs.Store(dir, true)
-		return nil
-	}
 	o.mkdirMu.Lock()
 	defer o.mkdirMu.Unlock()
 	if _, ok := o.dirs.Load(dir); ok {
 		return nil
 	}
-	if e, ok := o.spareAt(dir); !ok || e.kind != spareDir {
-		if err := o.clear(dir); err != nil {
-			return err
-		}
-		if err := os.Mkdir(dir, 0o755); err != nil {
-			return err
-		}
-		o.touch(dir)
-		o.touch(filepath.Dir(dir))
+	if err := o.clear(dir); err != nil { // a file, or a folder removed already
+		return err
 	}
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		return err
+	}
+	o.touch(dir)
+	o.touch(filepath.Dir(dir))
 	o.dirs.Store(dir, true)
 	return nil
 }

@@ -51,6 +51,7 @@ const (
 type spareEntry struct {
 	dev, ino uint64
 	mtime    int64 // a folder's modification time (ns)
+	parent   int32 // the index of the folder it lies in; -1 for the root
 	kind     spareKind
 }
 
@@ -72,10 +73,41 @@ const (
 	spareGone                    // removed or replaced by this build
 )
 
-// add lists the entry e at path p; the tree is not in use yet.
-func (t *spareTree) add(p string, e spareEntry) {
+// add lists the entry e at path p, in the folder dir ("" for the root);
+// the tree is not in use yet.
+func (t *spareTree) add(p, dir string, e spareEntry) {
+	e.parent = -1
+	if i, ok := t.at[dir]; ok {
+		e.parent = i
+	}
 	t.at[p] = int32(len(t.entries))
 	t.entries = append(t.entries, e)
+}
+
+// use marks entry i, and the folders it lies in, as held by the new site.
+// A used entry's folders are used too, once its marking is done, so the
+// walk up stops at the first one used already.
+func (t *spareTree) use(i int32) {
+	for ; i >= 0; i = t.entries[i].parent {
+		if t.state[i].Or(spareUsed)&spareUsed != 0 {
+			return
+		}
+	}
+}
+
+// keepDir reports whether the spare holds a folder at p that this build
+// has not removed, and marks it and the folders above it as held: the new
+// tree keeps it as it is.
+func (t *spareTree) keepDir(p string) bool {
+	if t == nil {
+		return false
+	}
+	i, ok := t.at[p]
+	if !ok || t.entries[i].kind != spareDir || t.state[i].Load()&spareGone != 0 {
+		return false
+	}
+	t.use(i)
+	return true
 }
 
 // lookup returns the entry at p and its state, or false (always, in no
@@ -221,13 +253,23 @@ func (o *output) clear(full string) error {
 
 // keepsLive reports whether the spare's file at full is the inode of the
 // live file of identity live, which the build has found to be the one the
-// cache records: then it holds the live bytes and stays.
+// cache records: then it holds the live bytes and stays, and so do the
+// folders it lies in.
 func (o *output) keepsLive(full string, live store.FileID) bool {
-	e, ok := o.spareAt(full)
-	if !ok || e.kind != spareFile {
+	if o.spare == nil {
 		return false
 	}
-	return live != (store.FileID{}) && live.Dev == e.dev && live.Ino == e.ino
+	i, ok := o.spare.at[full]
+	if !ok {
+		return false
+	}
+	e := o.spare.entries[i]
+	if o.spare.state[i].Or(spareUsed)&spareGone != 0 || e.kind != spareFile ||
+		live == (store.FileID{}) || live.Dev != e.dev || live.Ino != e.ino {
+		return false
+	}
+	o.spare.use(e.parent)
+	return true
 }
 
 // dropUnused removes from the new tree what the spare held and the new
@@ -283,6 +325,14 @@ func (o *output) stamp(t time.Time) error {
 		dirs = append(dirs, k.(string))
 		return true
 	})
+	if o.spare != nil {
+		// The spare's folders the new tree keeps.
+		for p, i := range o.spare.at {
+			if o.spare.entries[i].kind == spareDir && o.spare.state[i].Load()&(spareUsed|spareGone) == spareUsed && p != o.dir {
+				dirs = append(dirs, p)
+			}
+		}
+	}
 	for _, d := range dirs {
 		if e, state, ok := o.spare.lookup(d); ok && e.kind == spareDir && state&spareGone == 0 && e.mtime == t.UnixNano() && !o.touched[d] {
 			continue

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"maps"
 	"os"
+	"path/filepath"
 	"runtime"
 	"strconv"
 	"sync"
@@ -207,7 +208,7 @@ func (r *spareReader) folder(dir string, st *unix.Stat_t) (bool, error) {
 	if !read {
 		e = spareEntry{kind: spareOther}
 	}
-	r.put(dir, e)
+	r.put(dir, filepath.Dir(dir), e)
 	return read, nil
 }
 
@@ -216,18 +217,21 @@ func (r *spareReader) entry(dir string, _ int, dst *unix.Stat_t, name []byte, in
 	case unix.DT_DIR:
 		return true, nil // listed by folder
 	case unix.DT_REG:
-		r.put(dir+"/"+string(name), spareEntry{dev: dst.Dev, ino: ino, kind: spareFile})
+		r.put(dir+"/"+string(name), dir, spareEntry{dev: dst.Dev, ino: ino, kind: spareFile})
 	default:
-		r.put(dir+"/"+string(name), spareEntry{kind: spareOther})
+		r.put(dir+"/"+string(name), dir, spareEntry{kind: spareOther})
 	}
 	return false, nil
 }
 
 func (r *spareReader) done(string, int) error { return nil }
 
-func (r *spareReader) put(p string, e spareEntry) {
+func (r *spareReader) put(p, dir string, e spareEntry) {
+	if p == r.root {
+		dir = "" // the root lies in no folder of the tree
+	}
 	r.mu.Lock()
-	r.tree.add(p, e)
+	r.tree.add(p, dir, e)
 	r.mu.Unlock()
 }
 
