@@ -697,6 +697,9 @@ type catalog struct {
 	// listing is the index's listing as the load kept it, or nil when it
 	// is to be read from the index (ListedEntries).
 	listing []store.Row
+	// reparsed are the ids of the listed skills whose sources a rebuild
+	// parsed (indexer.reparsed).
+	reparsed []string
 	// eager is what the load made of each listed skill as it parsed it,
 	// or nil (a build with a cache).
 	eager *eagerRun
@@ -827,6 +830,6 @@ func load(ctx context.Context, cfg Config, cache *store.CacheTx, sources func() 
 		}
 	}
 	res.Warnings = vs
-	cat.listing = x.listing
+	cat.listing, cat.reparsed = x.listing, x.reparsed
 	return cat, res, nil
 }

@@ -122,6 +122,11 @@ type exportRun struct {
 	// eager holds the instructions and endpoints of the skills made at
 	// their parse (a cold build's), or is nil.
 	eager *eagerRun
+	// llms is closed once llms.txt is written, on a goroutine of its own
+	// from the start (it needs the listing alone), with llmsErr; nil when
+	// it is off.
+	llms    chan struct{}
+	llmsErr error
 }
 
 // The kinds of the rebuild cache's parts the exports keep.
@@ -365,6 +370,13 @@ func newExportRun(ctx context.Context, r routes, cat *catalog, listed []store.Ro
 	if x.needAPIs {
 		x.endpoints = make([]string, len(listed))
 	}
+	if on.LLMsTxt {
+		x.llms = make(chan struct{})
+		go func() {
+			defer close(x.llms)
+			x.llmsErr = o.write(r.llmsTxt(), llmstxt.Encode(llmsFile(r, x.site, listed, x.names)), x.key)
+		}()
+	}
 	return x, nil
 }
 
@@ -467,6 +479,9 @@ func readLayout(text string, size int64) (map[string]span, error) {
 
 // abort closes what a failed build leaves unfinished; x may be nil.
 func (x *exportRun) abort() {
+	if x != nil && x.llms != nil {
+		<-x.llms // it writes into the tree
+	}
 	if x != nil && x.full != nil {
 		x.full.end(true)
 		x.full.file.abort()
@@ -551,7 +566,7 @@ func (x *exportRun) one(i int, decode func() (*skillcat.SkillDescriptor, error),
 	if needFull {
 		s.DescriptorURL, s.PageURL = r.published(r.llmsFull(), r.descriptor(e.ID)), r.published(r.llmsFull(), r.skillPage(e.ID))
 		if err := x.full.put(i, ins, agentskills.Links(s)); err != nil {
-			return fmt.Errorf("%s: %w", r.llmsFull(), err)
+			return fmt.Errorf("%s: %w", x.r.llmsFull(), err)
 		}
 	}
 	if needAPI {
@@ -564,7 +579,6 @@ func (x *exportRun) one(i int, decode func() (*skillcat.SkillDescriptor, error),
 // and keeps for the next build what lets it make them again without the
 // descriptors of unchanged skills.
 func (x *exportRun) finish() error {
-	r, o, listed, names, key := x.r, x.o, x.listed, x.names, x.key
 	if x.on.AgentSkills {
 		if err := x.finishAgentSkills(); err != nil {
 			return err
@@ -575,14 +589,14 @@ func (x *exportRun) finish() error {
 			return err
 		}
 	}
-	if x.on.LLMsTxt {
-		if err := o.write(r.llmsTxt(), llmstxt.Encode(llmsFile(r, x.site, listed, names)), key); err != nil {
-			return err
+	if x.llms != nil {
+		if <-x.llms; x.llmsErr != nil {
+			return x.llmsErr
 		}
 	}
 	if x.needFull {
 		if err := x.finishFull(); err != nil {
-			return fmt.Errorf("%s: %w", r.llmsFull(), err)
+			return fmt.Errorf("%s: %w", x.r.llmsFull(), err)
 		}
 	}
 	return nil

@@ -45,6 +45,9 @@ type indexer struct {
 	// index's, store.Loader.Listing), set by finish; nil when it must be
 	// read from the index.
 	listing []store.Row
+	// reparsed are the ids of the listed skills whose sources a rebuild
+	// (kept) parsed, in source order: render makes their files first.
+	reparsed []string
 }
 
 // indexedSource is what the indexer keeps of one loaded source.
@@ -88,6 +91,9 @@ func (x *indexer) add(ctx context.Context, path, display string, p parsed) error
 		x.parsed++
 	}
 	if x.kept {
+		if p.row != nil && !p.cached && p.row.Access != string(skillcat.Private) {
+			x.reparsed = append(x.reparsed, strings.Clone(p.row.ID))
+		}
 		return x.replace(ctx, path, display, p)
 	}
 	if p.row == nil {

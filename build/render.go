@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io/fs"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -69,23 +70,45 @@ func render(ctx context.Context, cfg Config, cat *catalog, listed []store.Row, c
 		if err != nil {
 			return fmt.Errorf("search index: %w", err)
 		}
-		collecting = time.Since(start)
+		// In a rebuild that changed few skills, their tokens are made
+		// first, so that the search index is written beside the look at
+		// every skill's files (renderStale), not after it.
+		if o.prev != nil && search.few() {
+			if err := search.tokenizeMissing(gctx, cat.db); err != nil {
+				search.finish()
+				return err
+			}
+			postings, spent, err := search.finish()
+			if err != nil {
+				return fmt.Errorf("search index: %w", err)
+			}
+			collecting += spent
+			searched <- searchInput{postings, search.keys}
+			search = nil
+		}
+		collecting += time.Since(start)
 		x, err := newExportRun(gctx, pages.routes, cat, listed, o, keys)
 		if err != nil {
-			search.finish()
+			if search != nil {
+				search.finish()
+			}
 			return fmt.Errorf("exports: %w", err)
 		}
 		defer x.abort()
 		err = renderSkills(gctx, cfg, pages, cat, listed, o, keys, x, search)
-		postings, spent, serr := search.finish()
-		if err != nil {
+		if search != nil {
+			postings, spent, serr := search.finish()
+			if err != nil {
+				return err
+			}
+			if serr != nil {
+				return fmt.Errorf("search index: %w", serr)
+			}
+			collecting += spent
+			searched <- searchInput{postings, search.keys}
+		} else if err != nil {
 			return err
 		}
-		if serr != nil {
-			return fmt.Errorf("search index: %w", serr)
-		}
-		collecting += spent
-		searched <- searchInput{postings, search.keys}
 		read := make(chan struct{})
 		go func() {
 			defer close(read)
@@ -347,46 +370,84 @@ func listingIndex(listed []store.Row, id string) (int, bool) {
 
 // renderStale is renderSkills in a rebuild: it asks of every listed skill
 // whether its files are stale, what its exports need of it (x.wants) and
-// whether search wants its tokens, then reads the descriptors of only the skills that need theirs, and
-// sends each to be made. Many are streamed out of the index at once
-// (after a change to the site, say); a few are fetched one by one.
+// whether search wants its tokens, then reads the descriptors of only the
+// skills that need theirs, and sends each to be made. Many are streamed
+// out of the index at once (after a change to the site, say); a few are
+// fetched one by one.
+//
+// The skills whose sources this build parsed (cat.reparsed), when they
+// are few, are asked and sent first, so that their files, and their
+// parts of the aggregate exports (llms-full.txt is written in listing
+// order: its runs after a changed skill's block wait for that block), are
+// made while the workers look at every other skill's files.
 func renderStale(ctx context.Context, cat *catalog, listed []store.Row, x *exportRun, search *postingsRun, stale func(*store.Row) bool,
 	send func(id string, at int, d []byte, page, export, mdFresh bool) error) error {
 	type job struct {
-		at                    int // the skill's index in listed
 		page, export, mdFresh bool
 	}
-	// Each skill's files are looked at (an lstat of each live file) on
-	// every worker, a slice of the listing each.
 	all := make([]job, len(listed))
-	err := onWorkers(len(listed), func(i int) error {
-		e := &listed[i]
+	look := func(i int) {
 		j := &all[i]
-		j.at = i
 		if x != nil {
 			j.export, j.mdFresh = x.wants(i)
 		}
 		// stale takes a fresh descriptor and page from the previous output.
-		j.page = stale(e)
+		j.page = stale(&listed[i])
+	}
+	wanted := func(i int) bool {
+		_, tokens := search.wants(listed[i].ID)
+		return all[i].page || all[i].export || tokens
+	}
+	var first []int
+	if len(cat.reparsed) <= max(8, len(listed)/64) {
+		for _, id := range cat.reparsed {
+			if at, ok := listingIndex(listed, id); ok {
+				first = append(first, at)
+			}
+		}
+		slices.Sort(first)
+		first = slices.Compact(first)
+	}
+	done := make([]bool, len(listed))
+	for _, i := range first {
+		done[i] = true
+		look(i)
+		if !wanted(i) {
+			continue
+		}
+		d, err := cat.db.Descriptor(ctx, listed[i].ID)
+		if err == nil {
+			err = send(listed[i].ID, i, d, all[i].page, all[i].export, all[i].mdFresh)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	// Each skill's files are looked at (an lstat of each live file) on
+	// every worker, a block of the listing at a time.
+	err := onWorkers(len(listed), func(i int) error {
+		if !done[i] {
+			look(i)
+		}
 		return nil
 	})
 	if err != nil {
 		return err
 	}
-	jobs := map[string]job{}
-	var order []string // the ids of jobs, in listing order
-	for i, j := range all {
-		if _, tokens := search.wants(listed[i].ID); j.page || j.export || tokens {
-			jobs[listed[i].ID] = j
+	jobs := map[string]int{} // listing index by id
+	var order []string       // the ids of jobs, in listing order
+	for i := range all {
+		if !done[i] && wanted(i) {
+			jobs[listed[i].ID] = i
 			order = append(order, listed[i].ID)
 		}
 	}
 	do := func(id string, d []byte) error {
-		j, ok := jobs[id]
+		i, ok := jobs[id]
 		if !ok {
 			return nil
 		}
-		return send(id, j.at, d, j.page, j.export, j.mdFresh)
+		return send(id, i, d, all[i].page, all[i].export, all[i].mdFresh)
 	}
 	if len(order) > len(listed)/8 {
 		return cat.db.EachDescriptor(ctx, do)

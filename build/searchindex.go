@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strconv"
@@ -313,6 +314,30 @@ func (r *postingsRun) wants(id string) (int, bool) {
 	}
 	n, ok := r.missing[id]
 	return n, ok
+}
+
+// few reports whether so few skills' tokens are still to be made that
+// fetching their descriptors one by one (tokenizeMissing) costs less
+// than waiting for the skill pages' stream: at most one in 64, or 8.
+func (r *postingsRun) few() bool {
+	return len(r.missing) <= max(8, len(r.docs)/64)
+}
+
+// tokenizeMissing makes the tokens of every skill still missing, from its
+// descriptor in db, and leaves none wanted.
+func (r *postingsRun) tokenizeMissing(ctx context.Context, db *store.DB) error {
+	ids := slices.Sorted(maps.Keys(r.missing)) // the same order every time
+	for _, id := range ids {
+		d, err := db.Descriptor(ctx, id)
+		if err != nil {
+			return fmt.Errorf("search index: %w", err)
+		}
+		if err := r.tokenizeDescriptor(r.missing[id], d); err != nil {
+			return err
+		}
+	}
+	r.missing = nil
+	return nil
 }
 
 // tokenize makes document doc's tokens from its description and hands

@@ -223,14 +223,6 @@ func dropOthers(root string, t *spareTree) error {
 	return nil
 }
 
-// spareAt returns the spare's entry at full, a path in the new tree, and
-// marks it as held by the new site; false when there is none, or this
-// build removed it.
-func (o *output) spareAt(full string) (spareEntry, bool) {
-	e, was, ok := o.spare.mark(full, spareUsed)
-	return e, ok && was&spareGone == 0
-}
-
 // clear makes room for a new file at full in the new tree: whatever the
 // spare holds there is removed (unlinked, never written into: it may be
 // an inode of the live output).
