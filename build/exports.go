@@ -204,16 +204,25 @@ func (f *fullStream) put(i int, part ...[]byte) error {
 // blocks copied from prev. f.mu is held.
 func (f *fullStream) drain() error {
 	for f.next < len(f.kept) && f.err == nil {
-		p, ok := f.early[f.next]
-		if f.kept[f.next].n == 0 {
-			if !ok {
-				break
-			}
-			delete(f.early, f.next)
+		p, ok := f.ready()
+		if !ok {
+			break
 		}
 		f.err = f.writeNext(p)
 	}
 	return f.err
+}
+
+// ready reports whether the block at f.next can be written: a run kept
+// from prev, or a part put (p, taken from early). f.mu is held.
+func (f *fullStream) ready() (p [][]byte, ok bool) {
+	if f.kept[f.next].n > 0 {
+		return nil, true
+	}
+	if p, ok = f.early[f.next]; ok {
+		delete(f.early, f.next)
+	}
+	return p, ok
 }
 
 // start keeps, of each listed skill, the block prev holds of its
@@ -237,16 +246,13 @@ func (f *fullStream) run() {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	for f.err == nil && f.next < len(f.kept) {
-		p, ok := f.early[f.next]
-		if f.kept[f.next].n == 0 {
-			if !ok {
-				if f.ending {
-					return
-				}
-				f.more.Wait()
-				continue
+		p, ok := f.ready()
+		if !ok {
+			if f.ending {
+				return
 			}
-			delete(f.early, f.next)
+			f.more.Wait()
+			continue
 		}
 		f.mu.Unlock()
 		err := f.writeNext(p)
@@ -566,7 +572,7 @@ func (x *exportRun) one(i int, decode func() (*skillcat.SkillDescriptor, error),
 	if needFull {
 		s.DescriptorURL, s.PageURL = r.published(r.llmsFull(), r.descriptor(e.ID)), r.published(r.llmsFull(), r.skillPage(e.ID))
 		if err := x.full.put(i, ins, agentskills.Links(s)); err != nil {
-			return fmt.Errorf("%s: %w", x.r.llmsFull(), err)
+			return fmt.Errorf("%s: %w", r.llmsFull(), err)
 		}
 	}
 	if needAPI {

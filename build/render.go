@@ -70,6 +70,17 @@ func render(ctx context.Context, cfg Config, cat *catalog, listed []store.Row, c
 		if err != nil {
 			return fmt.Errorf("search index: %w", err)
 		}
+		// finished hands the postings to renderListed, once every
+		// skill's tokens are in.
+		finished := func() error {
+			postings, spent, err := search.finish()
+			if err != nil {
+				return fmt.Errorf("search index: %w", err)
+			}
+			collecting += spent
+			searched <- searchInput{postings, search.keys}
+			return nil
+		}
 		// In a rebuild that changed few skills, their tokens are made
 		// first, so that the search index is written beside the look at
 		// every skill's files (renderStale), not after it.
@@ -78,12 +89,9 @@ func render(ctx context.Context, cfg Config, cat *catalog, listed []store.Row, c
 				search.finish()
 				return err
 			}
-			postings, spent, err := search.finish()
-			if err != nil {
-				return fmt.Errorf("search index: %w", err)
+			if err := finished(); err != nil {
+				return err
 			}
-			collecting += spent
-			searched <- searchInput{postings, search.keys}
 			search = nil
 		}
 		collecting += time.Since(start)
@@ -96,17 +104,14 @@ func render(ctx context.Context, cfg Config, cat *catalog, listed []store.Row, c
 		}
 		defer x.abort()
 		err = renderSkills(gctx, cfg, pages, cat, listed, o, keys, x, search)
-		if search != nil {
-			postings, spent, serr := search.finish()
-			if err != nil {
-				return err
-			}
-			if serr != nil {
-				return fmt.Errorf("search index: %w", serr)
-			}
-			collecting += spent
-			searched <- searchInput{postings, search.keys}
-		} else if err != nil {
+		switch {
+		case search == nil:
+		case err == nil:
+			err = finished()
+		default:
+			search.finish()
+		}
+		if err != nil {
 			return err
 		}
 		read := make(chan struct{})
@@ -399,7 +404,7 @@ func renderStale(ctx context.Context, cat *catalog, listed []store.Row, x *expor
 		return all[i].page || all[i].export || tokens
 	}
 	var first []int
-	if len(cat.reparsed) <= max(8, len(listed)/64) {
+	if fewFirst(len(cat.reparsed), len(listed)) {
 		for _, id := range cat.reparsed {
 			if at, ok := listingIndex(listed, id); ok {
 				first = append(first, at)
@@ -463,6 +468,11 @@ func renderStale(ctx context.Context, cat *catalog, listed []store.Row, x *expor
 	}
 	return nil
 }
+
+// fewFirst reports whether n skills of a listing of total are so few
+// that a rebuild makes what they need first, each fetched on its own,
+// before it looks at every skill's files: at most one in 64, or 8.
+func fewFirst(n, total int) bool { return n <= max(8, total/64) }
 
 // pageKey is what a skill page is made from: the site and the descriptor.
 func pageKey(keys buildKeys, e *store.Row) string { return keys.site + " " + e.Digest }

@@ -316,12 +316,9 @@ func (r *postingsRun) wants(id string) (int, bool) {
 	return n, ok
 }
 
-// few reports whether so few skills' tokens are still to be made that
-// fetching their descriptors one by one (tokenizeMissing) costs less
-// than waiting for the skill pages' stream: at most one in 64, or 8.
-func (r *postingsRun) few() bool {
-	return len(r.missing) <= max(8, len(r.docs)/64)
-}
+// few reports whether so few skills' tokens are still to be made
+// (fewFirst) that they are made first (tokenizeMissing).
+func (r *postingsRun) few() bool { return fewFirst(len(r.missing), len(r.docs)) }
 
 // tokenizeMissing makes the tokens of every skill still missing, from its
 // descriptor in db, and leaves none wanted.

@@ -73,8 +73,8 @@ const (
 	spareGone                    // removed or replaced by this build
 )
 
-// add lists the entry e at path p, in the folder dir ("" for the root);
-// the tree is not in use yet.
+// add lists the entry e at path p, in the folder dir (for the root, a
+// folder outside the tree); the tree is not in use yet.
 func (t *spareTree) add(p, dir string, e spareEntry) {
 	e.parent = -1
 	if i, ok := t.at[dir]; ok {
@@ -108,19 +108,6 @@ func (t *spareTree) keepDir(p string) bool {
 	}
 	t.use(i)
 	return true
-}
-
-// lookup returns the entry at p and its state, or false (always, in no
-// tree: t nil).
-func (t *spareTree) lookup(p string) (spareEntry, uint32, bool) {
-	if t == nil {
-		return spareEntry{}, 0, false
-	}
-	i, ok := t.at[p]
-	if !ok {
-		return spareEntry{}, 0, false
-	}
-	return t.entries[i], t.state[i].Load(), true
 }
 
 // mark sets the state bits of the entry at p and returns the entry and
@@ -248,16 +235,8 @@ func (o *output) clear(full string) error {
 // cache records: then it holds the live bytes and stays, and so do the
 // folders it lies in.
 func (o *output) keepsLive(full string, live store.FileID) bool {
-	if o.spare == nil {
-		return false
-	}
-	i, ok := o.spare.at[full]
-	if !ok {
-		return false
-	}
-	e := o.spare.entries[i]
-	if o.spare.state[i].Or(spareUsed)&spareGone != 0 || e.kind != spareFile ||
-		live == (store.FileID{}) || live.Dev != e.dev || live.Ino != e.ino {
+	e, was, ok := o.spare.mark(full, spareUsed)
+	if !ok || was&spareGone != 0 || e.kind != spareFile || live == (store.FileID{}) || live.Dev != e.dev || live.Ino != e.ino {
 		return false
 	}
 	o.spare.use(e.parent)
@@ -308,27 +287,29 @@ func gone(err error) bool {
 // holds no earlier output once the time changes), and are shared with it
 // until the exchange, so they are left alone.
 func (o *output) stamp(t time.Time) error {
-	dirs := make([]string, 0, 1+o.made.len())
-	dirs = append(dirs, o.dir)
+	var dirs []string
+	if o.spare == nil {
+		dirs = append(dirs, o.dir)
+	}
 	for i := range int32(o.made.len()) {
 		dirs = append(dirs, o.made.at(i))
 	}
-	o.dirs.Range(func(k, _ any) bool {
+	o.dirs.Range(func(k, _ any) bool { // made in a tree from the spare
 		dirs = append(dirs, k.(string))
 		return true
 	})
 	if o.spare != nil {
-		// The spare's folders the new tree keeps.
+		// The spare's folders the new tree keeps (its root always), unless
+		// they have the time and this build changed none of their entries.
 		for p, i := range o.spare.at {
-			if o.spare.entries[i].kind == spareDir && o.spare.state[i].Load()&(spareUsed|spareGone) == spareUsed && p != o.dir {
+			e, state := o.spare.entries[i], o.spare.state[i].Load()
+			kept := e.kind == spareDir && state&spareGone == 0 && (state&spareUsed != 0 || p == o.dir)
+			if kept && (e.mtime != t.UnixNano() || o.touched[p]) {
 				dirs = append(dirs, p)
 			}
 		}
 	}
 	for _, d := range dirs {
-		if e, state, ok := o.spare.lookup(d); ok && e.kind == spareDir && state&spareGone == 0 && e.mtime == t.UnixNano() && !o.touched[d] {
-			continue
-		}
 		if err := os.Chtimes(d, t, t); err != nil {
 			return err
 		}

@@ -2,7 +2,10 @@ package build
 
 import (
 	"context"
+	"errors"
 	"path/filepath"
+	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/skillcat/skillcat/synth"
@@ -57,4 +60,47 @@ func TestStreamCopiesSharedPreviousFull(t *testing.T) {
 	if opened != 1 {
 		t.Errorf("the rebuild opened the previous llms-full.txt %d times, want once (its blocks copied)", opened)
 	}
+}
+
+// TestFullRunStopsWithTheBuild cancels a one-change rebuild as soon as it
+// has opened the previous llms-full.txt, whose copy then runs on a
+// goroutine of its own waiting for the changed skill's block, which never
+// comes: the build fails with the output as it was, and that goroutine
+// is gone when it returns (abort stops it). The next build equals a cold
+// one.
+func TestFullRunStopsWithTheBuild(t *testing.T) {
+	a, b := testContent(t, 8, 1), testContent(t, 8, 1)
+	editDescription(t, filepath.Join(b, synth.Name(0)))
+	want := coldShapes(t, a, a, b)
+	parent := t.TempDir()
+	out, cache := filepath.Join(parent, "public"), filepath.Join(parent, ".cache", "public.sqlite")
+	for i := range 2 {
+		if _, err := Build(context.Background(), spareConfig(a, out, cache)); err != nil {
+			t.Fatalf("build %d: %v", i, err)
+		}
+	}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	opened := 0
+	defer func(f func()) { previousFullOpened = f }(previousFullOpened)
+	previousFullOpened = func() { opened++; cancel() }
+	if _, err := Build(ctx, spareConfig(b, out, cache)); !errors.Is(err, context.Canceled) {
+		t.Fatalf("got %v, want the build canceled", err)
+	}
+	if opened != 1 {
+		t.Fatalf("the previous llms-full.txt was opened %d times, want once", opened)
+	}
+	buf := make([]byte, 1<<20)
+	if stacks := string(buf[:runtime.Stack(buf, true)]); strings.Contains(stacks, "(*fullStream).run") {
+		t.Errorf("the llms-full.txt run outlived its build:\n%s", stacks)
+	}
+	checkShape(t, "canceled", out, want[1])
+	checkNoDebris(t, parent, out)
+
+	previousFullOpened = func() {}
+	if _, err := Build(context.Background(), spareConfig(b, out, cache)); err != nil {
+		t.Fatal(err)
+	}
+	checkShape(t, "after", out, want[2])
 }

@@ -227,9 +227,6 @@ func (r *spareReader) entry(dir string, _ int, dst *unix.Stat_t, name []byte, in
 func (r *spareReader) done(string, int) error { return nil }
 
 func (r *spareReader) put(p, dir string, e spareEntry) {
-	if p == r.root {
-		dir = "" // the root lies in no folder of the tree
-	}
 	r.mu.Lock()
 	r.tree.add(p, dir, e)
 	r.mu.Unlock()
