@@ -315,8 +315,17 @@ func build(ctx context.Context, cfg Config, cache *store.CacheTx, sources func()
 			prevOf, fresh = nil, true
 		}
 	}
+	// live answers, once the look made beside the sources' read is done,
+	// whether every file of the previous output is as recorded: the
+	// up-to-date check and a rebuild's output (reuse) both ask.
+	var live func() bool
 	if !fresh {
-		res, ok, err := upToDate(ctx, cfg, cache, keys, prevOf, sources)
+		if prev, err := prevOf(); err == nil {
+			if live = liveFilesAside(ctx, cfg.Out, prev); live != nil {
+				defer live() // no look outlives the build
+			}
+		}
+		res, ok, err := upToDate(ctx, cfg, cache, keys, prevOf, sources, live)
 		if err != nil || ok {
 			if ok {
 				prev, _ = prevOf()
@@ -357,6 +366,7 @@ func build(ctx context.Context, cfg Config, cache *store.CacheTx, sources func()
 			if prev, err = prevOf(); err == nil && len(prev) > 0 {
 				if o, err = newOutput(cfg, prev); err == nil {
 					o.track = true
+					o.liveSame = live
 					mine = o
 				}
 			}

@@ -289,9 +289,10 @@ func fingerprint(files []SourceFile) string {
 
 // upToDate reports whether nothing changed since the cached build, and
 // then returns that build's result (its warnings included); sources gives
-// the sources as the build read them. Its error is a failure to read the
-// cache.
-func upToDate(ctx context.Context, cfg Config, cache *store.CacheTx, keys buildKeys, prevOf func() (map[string]store.CachedOutput, error), sources func() ([]SourceFile, skillcat.Violations)) (res *Result, ok bool, err error) {
+// the sources as the build read them, and live, unless nil, whether each
+// file of the output was found as recorded (liveFilesAside). Its error is
+// a failure to read the cache.
+func upToDate(ctx context.Context, cfg Config, cache *store.CacheTx, keys buildKeys, prevOf func() (map[string]store.CachedOutput, error), sources func() ([]SourceFile, skillcat.Violations), live func() bool) (res *Result, ok bool, err error) {
 	site, err := cache.Meta(ctx, "site")
 	if err != nil {
 		return nil, false, err
@@ -319,7 +320,10 @@ func upToDate(ctx context.Context, cfg Config, cache *store.CacheTx, keys buildK
 	if err != nil {
 		return nil, false, err
 	}
-	same, noted := intact(cfg.Out, prev, rec)
+	if live != nil && !live() {
+		return nil, false, nil // a file of the output is not the recorded one
+	}
+	same, noted := intact(cfg.Out, prev, rec, live != nil)
 	if !same {
 		return nil, false, nil
 	}

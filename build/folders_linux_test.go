@@ -1,6 +1,7 @@
 package build
 
 import (
+	"context"
 	"maps"
 	"os"
 	"path/filepath"
@@ -40,7 +41,7 @@ func TestIntactByRecord(t *testing.T) {
 	// noted is the record the first check makes, as if made a racy window
 	// later (settled) or at once.
 	noted := func(t *testing.T, out string, prev map[string]store.CachedOutput, settled bool) *folderRecord {
-		ok, rec := intact(out, prev, nil)
+		ok, rec := intact(out, prev, nil, false)
 		if !ok || rec == nil {
 			t.Fatalf("a first check: intact %v, record %v; want intact, a record", ok, rec)
 		}
@@ -59,18 +60,18 @@ func TestIntactByRecord(t *testing.T) {
 	t.Run("Settled", func(t *testing.T) {
 		out, prev := tree(t)
 		rec := noted(t, out, prev, true)
-		if ok, found, usable := intactByRecord(out, prev, rec, false); !ok || found != nil || !usable {
+		if ok, found, usable := intactByRecord(out, prev, rec, false, false); !ok || found != nil || !usable {
 			t.Errorf("got intact %v, folders read %v, usable %v; want intact, none read, usable", ok, found != nil, usable)
 		}
 	})
 	t.Run("Racy", func(t *testing.T) {
 		out, prev := tree(t)
 		rec := noted(t, out, prev, false)
-		ok, found, usable := intactByRecord(out, prev, rec, false)
+		ok, found, usable := intactByRecord(out, prev, rec, false, false)
 		if !ok || found == nil || !usable {
 			t.Errorf("got intact %v, folders read %v, usable %v; want intact, read, usable", ok, found != nil, usable)
 		}
-		if ok, again := intact(out, prev, rec); !ok || again != nil {
+		if ok, again := intact(out, prev, rec, false); !ok || again != nil {
 			t.Errorf("a check within the racy window: intact %v, a new record %v; want intact, none (it would settle nothing more)", ok, again != nil)
 		}
 	})
@@ -79,10 +80,10 @@ func TestIntactByRecord(t *testing.T) {
 		rec := noted(t, out, prev, true)
 		delete(rec.folders, "skills/b")
 		rec.folders["skills/c"] = store.FileID{}
-		if _, _, usable := intactByRecord(out, prev, rec, false); usable {
+		if _, _, usable := intactByRecord(out, prev, rec, false, false); usable {
 			t.Error("a record of other folders was used")
 		}
-		if ok, again := intact(out, prev, rec); !ok || again == nil {
+		if ok, again := intact(out, prev, rec, false); !ok || again == nil {
 			t.Errorf("with a record of other folders: intact %v, a new record %v; want intact (walked), a new record", ok, again != nil)
 		}
 	})
@@ -111,7 +112,7 @@ func TestIntactByRecord(t *testing.T) {
 				out, prev := tree(t)
 				rec := noted(t, out, prev, settled)
 				change(t, out)
-				if ok, _ := intact(out, prev, rec); ok {
+				if ok, _ := intact(out, prev, rec, false); ok {
 					t.Error("the output was found intact")
 				}
 			})
@@ -178,5 +179,112 @@ func TestRacyOutput(t *testing.T) {
 		if got := racyOutput(store.FileID{Dev: 1, Ino: 2, Ctime: tc.ctime, Size: 9}, now); got != tc.want {
 			t.Errorf("written at %d, noted at %d: racy %v, want %v", tc.ctime, now, got, tc.want)
 		}
+	}
+}
+
+// TestLiveFiles checks the look at every recorded file made beside the
+// sources' read: each change to a file of the output shows, however the
+// folders around it stay.
+func TestLiveFiles(t *testing.T) {
+	ctx := context.Background()
+	tree := func(t *testing.T) (string, map[string]store.CachedOutput) {
+		out := filepath.Join(t.TempDir(), "out")
+		prev := map[string]store.CachedOutput{}
+		for _, p := range []string{"index.html", "skills/a/index.html", "skills/a.json", ".well-known/skills/a/SKILL.md"} {
+			name := filepath.Join(out, filepath.FromSlash(p))
+			if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(name, []byte(p), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			id, ok := lstatID(name)
+			if !ok {
+				t.Fatalf("no identity for %s", p)
+			}
+			prev[p] = store.CachedOutput{Size: int64(len(p)), Stat: id}
+		}
+		return out, prev
+	}
+	out, prev := tree(t)
+	if !liveFiles(ctx, out, prev) {
+		t.Fatal("an untouched output: a file was found changed")
+	}
+	canceled, cancel := context.WithCancel(ctx)
+	cancel()
+	if liveFiles(canceled, out, prev) {
+		t.Error("a look stopped before it began found every file")
+	}
+	a := filepath.Join("skills", "a", "index.html")
+	for name, change := range map[string]func(t *testing.T, out string, prev map[string]store.CachedOutput){
+		"EditedInPlace": func(t *testing.T, out string, _ map[string]store.CachedOutput) {
+			f, err := os.OpenFile(filepath.Join(out, a), os.O_WRONLY, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f.WriteString("X") // the same size
+			f.Close()
+		},
+		"Replaced": func(t *testing.T, out string, _ map[string]store.CachedOutput) {
+			os.WriteFile(filepath.Join(out, "x"), []byte("skills/a/index.html"), 0o644)
+			os.Rename(filepath.Join(out, "x"), filepath.Join(out, a))
+		},
+		"Removed": func(t *testing.T, out string, _ map[string]store.CachedOutput) { os.Remove(filepath.Join(out, a)) },
+		"Symlinked": func(t *testing.T, out string, _ map[string]store.CachedOutput) {
+			os.Remove(filepath.Join(out, a))
+			os.Symlink("../a.json", filepath.Join(out, a))
+		},
+		"Unknown": func(t *testing.T, _ string, prev map[string]store.CachedOutput) {
+			rec := prev["skills/a/index.html"]
+			rec.Stat = store.FileID{} // noted as unknown: racyOutput
+			prev["skills/a/index.html"] = rec
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			out, prev := tree(t)
+			change(t, out, prev)
+			if liveFiles(ctx, out, prev) {
+				t.Error("the change was not seen")
+			}
+		})
+	}
+}
+
+// TestTakeConfirmsLookAhead replaces a file of the output after the look
+// ahead found it as recorded: the new tree must not take the new file for
+// the recorded one (a link or a copy of it), but make the file again.
+func TestTakeConfirmsLookAhead(t *testing.T) {
+	parent := t.TempDir()
+	out := filepath.Join(parent, "public")
+	name := filepath.Join(out, "index.html")
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(name, []byte("recorded"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	id, ok := lstatID(name)
+	if !ok {
+		t.Fatal("no identity")
+	}
+	prev := map[string]store.CachedOutput{"index.html": {Key: outputKey("k"), Size: 8, Stat: id}}
+	o, err := newOutput(Config{Out: out}, prev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer o.abandon()
+	if !liveFiles(context.Background(), out, prev) {
+		t.Fatal("the output was not found as recorded")
+	}
+	o.liveSame = func() bool { return true }
+	os.WriteFile(filepath.Join(out, "x"), []byte("replaced"), 0o644)
+	if err := os.Rename(filepath.Join(out, "x"), name); err != nil {
+		t.Fatal(err)
+	}
+	if o.fresh("index.html", "k") {
+		t.Fatal("the replaced file was taken for the recorded one")
+	}
+	if _, err := os.Lstat(filepath.Join(o.dir, "index.html")); err == nil {
+		t.Error("the new tree holds a file that was not made")
 	}
 }

@@ -70,6 +70,10 @@ type output struct {
 	// outTime is, in place, the output's time before the tree was made in
 	// it, which abandon gives back; zero once files are moved in.
 	outTime time.Time
+	// liveSame, with prev and unless nil, says whether every file prev
+	// records was in out as recorded when the build began (liveFilesAside):
+	// then reuse takes the record's identity for the live file's.
+	liveSame func() bool
 
 	// The spare (spare.go): with a previous build, the new tree is the
 	// tree the last exchange took out, brought up to date.
@@ -268,11 +272,15 @@ func removeStale(parent string, prefixes ...string) {
 
 // reuse returns the previous build's record of path when the file at path
 // in the output is still the one that build left (a regular file of the
-// recorded identity, by an lstat), and that file's identity.
+// recorded identity, by an lstat, or by the look at every file made when
+// the build began: liveSame), and that file's identity.
 func (o *output) reuse(path string) (store.CachedOutput, store.FileID, bool) {
 	rec, ok := o.prev[path]
 	if !ok || rec.Stat == (store.FileID{}) {
 		return rec, store.FileID{}, false
+	}
+	if o.liveSame != nil && o.liveSame() {
+		return rec, rec.Stat, true
 	}
 	live, ok := o.liveID(path)
 	return rec, live, ok && live == rec.Stat
@@ -294,6 +302,13 @@ func (o *output) take(path string, live store.FileID) (linked bool, err error) {
 	to := filepath.Join(o.dir, filepath.FromSlash(path))
 	if o.keepsLive(to, live) {
 		return false, nil // its folders too
+	}
+	if o.liveSame != nil && o.liveSame() {
+		// live may be the identity found when the build began (reuse):
+		// the file is linked or copied only while it still is that file.
+		if now, ok := o.liveID(path); !ok || now != live {
+			return false, errChanged
+		}
 	}
 	if err := o.mkdir(filepath.Dir(to)); err != nil {
 		return false, err

@@ -3,6 +3,7 @@
 package build
 
 import (
+	"context"
 	"errors"
 	"io/fs"
 	"os"
@@ -62,8 +63,13 @@ func readTree(root string, _ int) (*spareTree, error) { return nil, errNoExchang
 
 // intact is false here: with no identity of a file known, none is
 // judged the one a build left.
-func intact(out string, prev map[string]store.CachedOutput, rec *folderRecord) (bool, *folderRecord) {
+func intact(out string, prev map[string]store.CachedOutput, rec *folderRecord, filesKnown bool) (bool, *folderRecord) {
 	return false, nil
+}
+
+// liveFilesAside makes no look ahead here: no identity of a file is known.
+func liveFilesAside(ctx context.Context, out string, prev map[string]store.CachedOutput) func() bool {
+	return nil
 }
 
 // renameOver is not needed here: without an exchange no spare is kept.

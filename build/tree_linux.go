@@ -2,6 +2,7 @@ package build
 
 import (
 	"bytes"
+	"context"
 	"encoding/binary"
 	"errors"
 	"io/fs"
@@ -258,6 +259,8 @@ type intactVisitor struct {
 	// noted, unless nil, gathers each folder's identity (under mu).
 	noted *folderRecord
 	mu    sync.Mutex
+	// filesKnown: each file's identity was found as recorded (liveFiles).
+	filesKnown bool
 }
 
 // errChanged stops the walk of intact at the first file that is not the
@@ -313,7 +316,9 @@ func (v *intactVisitor) entry(dir string, fd int, _ *unix.Stat_t, name []byte, _
 	if !ok || rec.Stat == (store.FileID{}) {
 		return false, errChanged
 	}
-	if id, ok := lstatAt(fd, string(name)); !ok || id != rec.Stat {
+	if v.filesKnown {
+		// liveFiles found it as recorded: only where it lies counts here.
+	} else if id, ok := lstatAt(fd, string(name)); !ok || id != rec.Stat {
 		return false, errChanged
 	}
 	v.n.Add(1)
@@ -329,16 +334,18 @@ func (v *intactVisitor) entry(dir string, fd int, _ *unix.Stat_t, name []byte, _
 // folder added anywhere counts; with one, only the folders that changed
 // since it was noted are read (intactByRecord). noted is a record of the folders
 // as found, for the next check, when it would read fewer of them than
-// this one did: nil when there is none to keep.
-func intact(out string, prev map[string]store.CachedOutput, rec *folderRecord) (ok bool, noted *folderRecord) {
+// this one did: nil when there is none to keep. filesKnown says that
+// every file prev records was found as recorded already (liveFiles): its
+// identity is then not looked at again, only where it lies.
+func intact(out string, prev map[string]store.CachedOutput, rec *folderRecord, filesKnown bool) (ok bool, noted *folderRecord) {
 	asOf := time.Now().UnixNano()
 	anyMode := isMountPoint(out)
-	v := &intactVisitor{root: out, mode: folderMode(), anyMode: anyMode, prev: prev}
+	v := &intactVisitor{root: out, mode: folderMode(), anyMode: anyMode, prev: prev, filesKnown: filesKnown}
 	if !ownAttributes(out) {
 		return walkTree(out, true, v) == nil && v.n.Load() == int64(len(prev)), nil
 	}
 	if rec != nil {
-		if ok, found, usable := intactByRecord(out, prev, rec, anyMode); usable {
+		if ok, found, usable := intactByRecord(out, prev, rec, anyMode, filesKnown); usable {
 			if !ok || found == nil {
 				return ok, nil
 			}
@@ -362,7 +369,7 @@ func intact(out string, prev map[string]store.CachedOutput, rec *folderRecord) (
 // then be exactly the files and folders prev gives it. usable is false
 // when rec is not a record of the folders prev gives; found, when a
 // folder was read, is the identity of each folder as found.
-func intactByRecord(out string, prev map[string]store.CachedOutput, rec *folderRecord, anyMode bool) (ok bool, found map[string]store.FileID, usable bool) {
+func intactByRecord(out string, prev map[string]store.CachedOutput, rec *folderRecord, anyMode, filesKnown bool) (ok bool, found map[string]store.FileID, usable bool) {
 	dirs := outputFolders(maps.Keys(prev))
 	folders := make([]string, 0, len(dirs))
 	for d := range dirs {
@@ -374,9 +381,12 @@ func intactByRecord(out string, prev map[string]store.CachedOutput, rec *folderR
 	if len(folders) != len(rec.folders) {
 		return false, nil, false
 	}
-	files := make([]string, 0, len(prev))
-	for p := range prev {
-		files = append(files, p)
+	var files []string
+	if !filesKnown {
+		files = make([]string, 0, len(prev))
+		for p := range prev {
+			files = append(files, p)
+		}
 	}
 	root, err := unix.Open(out, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
 	if err != nil {
@@ -434,6 +444,61 @@ func intactByRecord(out string, prev map[string]store.CachedOutput, rec *folderR
 		found[d] = ids[i]
 	}
 	return true, found, true
+}
+
+// liveFilesAside starts, on a goroutine of its own, the look at every
+// file of the previous output that both an up-to-date check (intact) and
+// a rebuild (output.reuse) make: whether each file prev records is still
+// in out as the build left it, its identity by an fstatat relative to out.
+// It runs beside the read of the sources, which it does not need. The
+// function it returns waits for the answer (the same each time it is
+// called); it is nil where the look is not made ahead: on a file system
+// whose attributes are not its own (ownAttributes), where the
+// up-to-date check reads every folder and stats each file relative to it.
+func liveFilesAside(ctx context.Context, out string, prev map[string]store.CachedOutput) func() bool {
+	if len(prev) == 0 || !ownAttributes(out) {
+		return nil
+	}
+	var same bool
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		same = liveFiles(ctx, out, prev)
+	}()
+	return func() bool {
+		<-done
+		return same
+	}
+}
+
+// liveFiles reports whether every file prev records is in out as the build
+// left it: a regular file of the recorded identity. It stops at the first
+// that is not (or once ctx is done).
+func liveFiles(ctx context.Context, out string, prev map[string]store.CachedOutput) bool {
+	files := make([]string, 0, len(prev))
+	for p, rec := range prev {
+		if rec.Stat == (store.FileID{}) {
+			return false // noted as unknown (racyOutput): judged by its bytes
+		}
+		files = append(files, p)
+	}
+	root, err := unix.Open(out, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return false
+	}
+	defer unix.Close(root)
+	var failed atomic.Bool
+	err = onWorkers(len(files), func(i int) error {
+		if failed.Load() || ctx.Err() != nil {
+			return errChanged
+		}
+		if id, ok := lstatAt(root, files[i]); !ok || id != prev[files[i]].Stat {
+			failed.Store(true)
+			return errChanged
+		}
+		return nil
+	})
+	return err == nil
 }
 
 // folderBufs holds the buffers intactByRecord reads folders into.
