@@ -27,7 +27,6 @@ import (
 	"fmt"
 	htmltemplate "html/template"
 	"io/fs"
-	"maps"
 	"net/url"
 	"os"
 	"path"
@@ -328,9 +327,7 @@ func build(ctx context.Context, cfg Config, cache *store.CacheTx, sources func()
 		res, ok, err := upToDate(ctx, cfg, cache, keys, prevOf, sources, live)
 		if err != nil || ok {
 			if ok {
-				prev, _ = prevOf()
 				site, _ := readSite(cfg.Content, func(p string) string { return p })
-				res.Output = statOutput(maps.All(prev))
 				res.HostWarnings = hostWarnings(cfg, site, res.Output)
 			} else {
 				prevOf()

@@ -10,6 +10,7 @@ import (
 	"hash"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -323,11 +324,15 @@ func upToDate(ctx context.Context, cfg Config, cache *store.CacheTx, keys buildK
 	if live != nil && !live() {
 		return nil, false, nil // a file of the output is not the recorded one
 	}
+	// The site is measured from the record beside the look at its folders.
+	measured := make(chan OutputStats, 1)
+	go func() { measured <- statOutput(maps.All(prev)) }()
 	same, noted := intact(cfg.Out, prev, rec, live != nil)
+	stats := <-measured
 	if !same {
 		return nil, false, nil
 	}
-	res = &Result{Sources: len(files), UpToDate: true}
+	res = &Result{Sources: len(files), UpToDate: true, Output: stats}
 	counts, err := cache.Meta(ctx, "counts")
 	if err == nil {
 		_, err = fmt.Sscanf(counts, "%d %d", &res.Published, &res.Private)

@@ -233,10 +233,14 @@ func TestCacheIsNotFooled(t *testing.T) {
 	t.Run("UpToDate", func(t *testing.T) {
 		t.Parallel()
 		f := newCacheFixture(t, 6)
-		f.build(t)
+		built := f.build(t)
 		f.build(t) // records the identities of the output's files
-		if res := f.build(t); !res.UpToDate || res.Files != 0 {
+		res := f.build(t)
+		if !res.UpToDate || res.Files != 0 {
 			t.Errorf("nothing changed: got up to date %v, %d files written; want up to date, none", res.UpToDate, res.Files)
+		}
+		if res.Output != built.Output || res.Output.Files == 0 {
+			t.Errorf("nothing changed: the site measures %+v, want %+v as built", res.Output, built.Output)
 		}
 		f.checkCold(t)
 	})
