@@ -133,6 +133,11 @@ func (o *output) removeParents() {
 	o.parents = nil
 }
 
+// errChanged says that a file or folder of the output is not the one the
+// last build left: it stops the checks of intact and liveFiles at the
+// first, and take refuses a file changed since the look at it.
+var errChanged = errors.New("output changed")
+
 // ErrOutputPartial is wrapped by the error of a build that failed while
 // moving files into an output it could not exchange (a mount point): the
 // output then holds new files and old ones, each whole, and every

@@ -93,3 +93,42 @@ func TestLoadFromDirFS(t *testing.T) {
 		return f.load(fsys)
 	})
 }
+
+// TestStatFile checks statFile against os.Stat for each kind of file a
+// content directory may hold: what readAll reads of it (the mode, the
+// size, the identity fileStat makes, the error) is the same.
+func TestStatFile(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "a.md")
+	if err := os.WriteFile(file, []byte("---\nid: a\n---\n"), 0o640); err != nil {
+		t.Fatal(err)
+	}
+	fifo := filepath.Join(dir, "p.md")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	os.Symlink("a.md", filepath.Join(dir, "link.md"))
+	os.Symlink("gone.md", filepath.Join(dir, "dangling.md"))
+	os.Mkdir(filepath.Join(dir, "d.md"), 0o755)
+	for _, name := range []string{"a.md", "p.md", "link.md", "dangling.md", "d.md", "missing.md", "a.md/x"} {
+		full := filepath.Join(dir, name)
+		want, werr := os.Stat(full)
+		got, err := statFile(full)
+		if (err == nil) != (werr == nil) || err != nil && plainErr(err) != plainErr(werr) {
+			t.Errorf("%s: got error %v, want %v", name, err, werr)
+			continue
+		}
+		if err != nil {
+			continue
+		}
+		if got.Mode() != want.Mode() || got.Size() != want.Size() || got.IsDir() != want.IsDir() || got.Name() != want.Name() || !got.ModTime().Equal(want.ModTime()) {
+			t.Errorf("%s: got %v %d %v %q %v, want %v %d %v %q %v", name, got.Mode(), got.Size(), got.IsDir(), got.Name(), got.ModTime(),
+				want.Mode(), want.Size(), want.IsDir(), want.Name(), want.ModTime())
+		}
+		gs, gc := fileStat(got)
+		ws, wc := fileStat(want)
+		if gs != ws || gc != wc || gs == "" {
+			t.Errorf("%s: identity %q %d, want %q %d", name, gs, gc, ws, wc)
+		}
+	}
+}

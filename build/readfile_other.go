@@ -2,7 +2,10 @@
 
 package build
 
-import "os"
+import (
+	"io/fs"
+	"os"
+)
 
 // readsDirect is false: sources are read through the fs.FS, which knows
 // this system's paths.
@@ -16,3 +19,6 @@ func readFile(name string) ([]byte, error) {
 	}
 	return os.ReadFile(name)
 }
+
+// statFile is os.Stat.
+func statFile(name string) (fs.FileInfo, error) { return os.Stat(name) }

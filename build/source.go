@@ -277,7 +277,13 @@ func (r *reader) readAll() {
 	fails := make([]string, len(r.found))
 	onWorkers(len(r.found), func(i int) error {
 		f := r.found[i]
-		info, err := fs.Stat(r.fsys, f.at)
+		var info fs.FileInfo
+		var err error
+		if name, ok := onDisk(r.fsys, f.at); ok {
+			info, err = statFile(name)
+		} else {
+			info, err = fs.Stat(r.fsys, f.at)
+		}
 		switch {
 		case err != nil:
 			fails[i] = "cannot read file: " + plainErr(err)

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/binary"
-	"errors"
 	"io/fs"
 	"maps"
 	"os"
@@ -262,10 +261,6 @@ type intactVisitor struct {
 	// filesKnown: each file's identity was found as recorded (liveFiles).
 	filesKnown bool
 }
-
-// errChanged stops the walk of intact at the first file that is not the
-// recorded one.
-var errChanged = errors.New("output changed")
 
 // folder stops the walk at a folder of a mode the build does not give its
 // folders (a chmod changes no file's identity): folderMode, the root's
