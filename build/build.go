@@ -319,10 +319,8 @@ func build(ctx context.Context, cfg Config, cache *store.CacheTx, sources func()
 	// up-to-date check and a rebuild's output (reuse) both ask.
 	var live func() bool
 	if !fresh {
-		if prev, err := prevOf(); err == nil {
-			if live = liveFilesAside(ctx, cfg.Out, prev); live != nil {
-				defer live() // no look outlives the build
-			}
+		if live = liveFilesAside(ctx, cfg.Out, prevOf); live != nil {
+			defer live() // no look outlives the build
 		}
 		res, ok, err := upToDate(ctx, cfg, cache, keys, prevOf, sources, live)
 		if err != nil || ok {

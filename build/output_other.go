@@ -68,7 +68,7 @@ func intact(out string, prev map[string]store.CachedOutput, rec *folderRecord, f
 }
 
 // liveFilesAside makes no look ahead here: no identity of a file is known.
-func liveFilesAside(ctx context.Context, out string, prev map[string]store.CachedOutput) func() bool {
+func liveFilesAside(ctx context.Context, out string, prevOf func() (map[string]store.CachedOutput, error)) func() bool {
 	return nil
 }
 

@@ -443,22 +443,25 @@ func intactByRecord(out string, prev map[string]store.CachedOutput, rec *folderR
 
 // liveFilesAside starts, on a goroutine of its own, the look at every
 // file of the previous output that both an up-to-date check (intact) and
-// a rebuild (output.reuse) make: whether each file prev records is still
-// in out as the build left it, its identity by an fstatat relative to out.
-// It runs beside the read of the sources, which it does not need. The
+// a rebuild (output.reuse) make: whether each file prevOf records is
+// still in out as the build left it, its identity by an fstatat relative
+// to out. It waits for the record's decoding and runs beside the read of
+// the sources, neither of which the build waits for on its account. The
 // function it returns waits for the answer (the same each time it is
 // called); it is nil where the look is not made ahead: on a file system
 // whose attributes are not its own (ownAttributes), where the
 // up-to-date check reads every folder and stats each file relative to it.
-func liveFilesAside(ctx context.Context, out string, prev map[string]store.CachedOutput) func() bool {
-	if len(prev) == 0 || !ownAttributes(out) {
+func liveFilesAside(ctx context.Context, out string, prevOf func() (map[string]store.CachedOutput, error)) func() bool {
+	if !ownAttributes(out) {
 		return nil
 	}
 	var same bool
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		same = liveFiles(ctx, out, prev)
+		if prev, err := prevOf(); err == nil && len(prev) > 0 {
+			same = liveFiles(ctx, out, prev)
+		}
 	}()
 	return func() bool {
 		<-done
