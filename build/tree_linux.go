@@ -311,10 +311,12 @@ func (v *intactVisitor) entry(dir string, fd int, _ *unix.Stat_t, name []byte, _
 	if !ok || rec.Stat == (store.FileID{}) {
 		return false, errChanged
 	}
-	if v.filesKnown {
-		// liveFiles found it as recorded: only where it lies counts here.
-	} else if id, ok := lstatAt(fd, string(name)); !ok || id != rec.Stat {
-		return false, errChanged
+	// Unless liveFiles found it as recorded already, its identity counts
+	// too, not only where it lies.
+	if !v.filesKnown {
+		if id, ok := lstatAt(fd, string(name)); !ok || id != rec.Stat {
+			return false, errChanged
+		}
 	}
 	v.n.Add(1)
 	return false, nil
