@@ -21,22 +21,7 @@ func TestIntactByRecord(t *testing.T) {
 			t.Skipf("%s is on a file system whose attributes are not its own: no folder is noted there", dir)
 		}
 		out := filepath.Join(dir, "out")
-		prev := map[string]store.CachedOutput{}
-		for _, p := range []string{"index.html", "skills/a/index.html", "skills/a.json", "skills/b/index.html", ".well-known/skills/a/SKILL.md"} {
-			name := filepath.Join(out, filepath.FromSlash(p))
-			if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(name, []byte(p), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			id, ok := lstatID(name)
-			if !ok {
-				t.Fatalf("no identity for %s", p)
-			}
-			prev[p] = store.CachedOutput{Size: int64(len(p)), Stat: id}
-		}
-		return out, prev
+		return out, recordedTree(t, out, "index.html", "skills/a/index.html", "skills/a.json", "skills/b/index.html", ".well-known/skills/a/SKILL.md")
 	}
 	// noted is the record the first check makes, as if made a racy window
 	// later (settled) or at once.
@@ -189,22 +174,7 @@ func TestLiveFiles(t *testing.T) {
 	ctx := context.Background()
 	tree := func(t *testing.T) (string, map[string]store.CachedOutput) {
 		out := filepath.Join(t.TempDir(), "out")
-		prev := map[string]store.CachedOutput{}
-		for _, p := range []string{"index.html", "skills/a/index.html", "skills/a.json", ".well-known/skills/a/SKILL.md"} {
-			name := filepath.Join(out, filepath.FromSlash(p))
-			if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(name, []byte(p), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			id, ok := lstatID(name)
-			if !ok {
-				t.Fatalf("no identity for %s", p)
-			}
-			prev[p] = store.CachedOutput{Size: int64(len(p)), Stat: id}
-		}
-		return out, prev
+		return out, recordedTree(t, out, "index.html", "skills/a/index.html", "skills/a.json", ".well-known/skills/a/SKILL.md")
 	}
 	out, prev := tree(t)
 	if !liveFiles(ctx, out, prev) {
@@ -287,4 +257,26 @@ func TestTakeConfirmsLookAhead(t *testing.T) {
 	if _, err := os.Lstat(filepath.Join(o.dir, "index.html")); err == nil {
 		t.Error("the new tree holds a file that was not made")
 	}
+}
+
+// recordedTree writes each of paths (its own path as its bytes) under out
+// and returns the record a build would have left of them.
+func recordedTree(t *testing.T, out string, paths ...string) map[string]store.CachedOutput {
+	t.Helper()
+	prev := map[string]store.CachedOutput{}
+	for _, p := range paths {
+		name := filepath.Join(out, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(name, []byte(p), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		id, ok := lstatID(name)
+		if !ok {
+			t.Fatalf("no identity for %s", p)
+		}
+		prev[p] = store.CachedOutput{Size: int64(len(p)), Stat: id}
+	}
+	return prev
 }
