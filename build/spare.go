@@ -47,6 +47,11 @@ const (
 	spareOther                      // anything else: removed when the spare is claimed
 )
 
+// timeMoved is the time of a spare's folder an entry was removed from:
+// no build's time (SOURCE_DATE_EPOCH counts whole seconds), so the folder
+// is stamped.
+const timeMoved = -1
+
 // spareEntry is one entry of the spare as its listing gave it.
 type spareEntry struct {
 	dev, ino uint64
@@ -188,7 +193,8 @@ func discardSpare(out string) {
 
 // dropOthers removes from the claimed spare at root every entry that is
 // neither a regular file nor a folder of mode 0755, and forgets it and
-// what was under it.
+// what was under it. The folder it lay in no longer has the time the
+// listing gives it (the removal moved it), so stamp sets it again.
 func dropOthers(root string, t *spareTree) error {
 	var others []string
 	for p, i := range t.at {
@@ -200,6 +206,9 @@ func dropOthers(root string, t *spareTree) error {
 	for _, p := range others {
 		if err := os.RemoveAll(p); err != nil {
 			return err
+		}
+		if i, ok := t.at[p]; ok && t.entries[i].parent >= 0 {
+			t.entries[t.entries[i].parent].mtime = timeMoved
 		}
 		for q := range t.at {
 			if q == p || strings.HasPrefix(q, p+string(filepath.Separator)) {

@@ -192,6 +192,18 @@ func TestSpareTampered(t *testing.T) {
 			os.Remove(p)
 			os.Symlink("/etc/hostname", p)
 		}},
+		{"AddedWithTime", func(t *testing.T, out string) {
+			// An entry that is no file of a build, in a folder whose time
+			// is put back to the build's (a restore with cp -a does it):
+			// its removal changes that time, which must be set again.
+			d := filepath.Dir(firstShared(t, out))
+			if err := os.Symlink("/etc/hostname", filepath.Join(d, "evil")); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Chtimes(d, spareTime, spareTime); err != nil {
+				t.Fatal(err)
+			}
+		}},
 		{"Added", func(t *testing.T, out string) {
 			spare := spareName(out)
 			os.WriteFile(filepath.Join(spare, "CNAME"), []byte("tampered"), 0o644)
