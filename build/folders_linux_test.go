@@ -45,14 +45,14 @@ func TestIntactByRecord(t *testing.T) {
 	t.Run("Settled", func(t *testing.T) {
 		out, prev := tree(t)
 		rec := noted(t, out, prev, true)
-		if ok, found, usable := intactByRecord(out, prev, rec, false, false); !ok || found != nil || !usable {
+		if ok, found, usable := intactByRecord(out, prev, rec, false); !ok || found != nil || !usable {
 			t.Errorf("got intact %v, folders read %v, usable %v; want intact, none read, usable", ok, found != nil, usable)
 		}
 	})
 	t.Run("Racy", func(t *testing.T) {
 		out, prev := tree(t)
 		rec := noted(t, out, prev, false)
-		ok, found, usable := intactByRecord(out, prev, rec, false, false)
+		ok, found, usable := intactByRecord(out, prev, rec, false)
 		if !ok || found == nil || !usable {
 			t.Errorf("got intact %v, folders read %v, usable %v; want intact, read, usable", ok, found != nil, usable)
 		}
@@ -65,7 +65,7 @@ func TestIntactByRecord(t *testing.T) {
 		rec := noted(t, out, prev, true)
 		delete(rec.folders, "skills/b")
 		rec.folders["skills/c"] = store.FileID{}
-		if _, _, usable := intactByRecord(out, prev, rec, false, false); usable {
+		if _, _, usable := intactByRecord(out, prev, rec, false); usable {
 			t.Error("a record of other folders was used")
 		}
 		if ok, again := intact(out, prev, rec, false); !ok || again == nil {

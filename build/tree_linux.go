@@ -342,7 +342,13 @@ func intact(out string, prev map[string]store.CachedOutput, rec *folderRecord, f
 		return walkTree(out, true, v) == nil && v.n.Load() == int64(len(prev)), nil
 	}
 	if rec != nil {
-		if ok, found, usable := intactByRecord(out, prev, rec, anyMode, filesKnown); usable {
+		// The record vouches for folders only: each file is looked at
+		// first, unless the caller did (liveFilesAside).
+		if !filesKnown && !liveFiles(context.Background(), out, prev) {
+			return false, nil
+		}
+		v.filesKnown = true
+		if ok, found, usable := intactByRecord(out, prev, rec, anyMode); usable {
 			if !ok || found == nil {
 				return ok, nil
 			}
@@ -359,14 +365,15 @@ func intact(out string, prev map[string]store.CachedOutput, rec *folderRecord, f
 	return true, v.noted
 }
 
-// intactByRecord is intact for an output whose folders rec noted: every
-// folder the files of prev lie in is fstat'ed, each of those files too,
-// and a folder is read only when it is not as rec noted it, or changed
+// intactByRecord is intact's look at the folders of an output whose
+// folders rec noted, its files found as recorded already (liveFiles):
+// every folder the files of prev lie in is fstat'ed, and a folder is read
+// only when it is not as rec noted it, or changed
 // too close to when it was noted (folderRecord.settled); its entries must
 // then be exactly the files and folders prev gives it. usable is false
 // when rec is not a record of the folders prev gives; found, when a
 // folder was read, is the identity of each folder as found.
-func intactByRecord(out string, prev map[string]store.CachedOutput, rec *folderRecord, anyMode, filesKnown bool) (ok bool, found map[string]store.FileID, usable bool) {
+func intactByRecord(out string, prev map[string]store.CachedOutput, rec *folderRecord, anyMode bool) (ok bool, found map[string]store.FileID, usable bool) {
 	dirs := outputFolders(maps.Keys(prev))
 	folders := make([]string, 0, len(dirs))
 	for d := range dirs {
@@ -378,13 +385,6 @@ func intactByRecord(out string, prev map[string]store.CachedOutput, rec *folderR
 	if len(folders) != len(rec.folders) {
 		return false, nil, false
 	}
-	var files []string
-	if !filesKnown {
-		files = make([]string, 0, len(prev))
-		for p := range prev {
-			files = append(files, p)
-		}
-	}
 	root, err := unix.Open(out, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
 	if err != nil {
 		return false, nil, true
@@ -393,7 +393,7 @@ func intactByRecord(out string, prev map[string]store.CachedOutput, rec *folderR
 	mode := folderMode()
 	ids := make([]store.FileID, len(folders))
 	var reads, failed atomic.Bool
-	err = onWorkers(len(folders)+len(files), func(i int) (err error) {
+	err = onWorkers(len(folders), func(i int) (err error) {
 		if failed.Load() {
 			return errChanged // another worker found a change
 		}
@@ -402,13 +402,6 @@ func intactByRecord(out string, prev map[string]store.CachedOutput, rec *folderR
 				failed.Store(true)
 			}
 		}()
-		if i >= len(folders) {
-			p := files[i-len(folders)]
-			if id, ok := lstatAt(root, p); !ok || id != prev[p].Stat || id == (store.FileID{}) {
-				return errChanged
-			}
-			return nil
-		}
 		d := folders[i]
 		var st unix.Stat_t
 		if d == "" {
