@@ -433,8 +433,12 @@ func plainStart(t string) bool {
 // paraStartOK reports whether a paragraph's line may begin as line does:
 // plainStart, a link's "[", punctuation that starts no block, or a "<"
 // that starts no HTML block (in a paragraph's later lines, a tag that
-// is not of the kinds that interrupt one).
+// is not of the kinds that interrupt one). A later line that goldmark's
+// table extension could take for a delimiter row (":-") is not.
 func paraStartOK(line string, later bool) bool {
+	if later && strings.Trim(line, " \t-:|") == "" {
+		return false
+	}
 	if plainStart(line) || strings.IndexByte("[&.,;:!?')/$%", line[0]) >= 0 {
 		return true
 	}

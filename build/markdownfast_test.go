@@ -67,7 +67,7 @@ var fastInlinePieces = []string{
 var fastLineStarts = []string{
 	"", "", "", "", "# ", "## ", "### ", "###### ", "####### ", "#", "#x ", "- ", "-", "-- ", "* ", "+ ", "1. ", "2) ", "1.5 ",
 	"> ", ">", "    ", "   ", " ", "\t", "```", "```json\n", "```go\n", "````\n", "~~~\n", "---", "***", "===", "| a |",
-	"| ", "|", "| a | b |\n|---|---|\n| ", "|---|\n", "[x]: /u ", "- [ ] ", "- [x] ", "<div>", "<pre>", "<none>", "<x ", "&", "(", "0 ", "10 ", "`", "**", "*",
+	"| ", "|", "| a | b |\n|---|---|\n| ", "|---|\n", "[x]: /u ", ":-", ":-:", ": - |", "- [ ] ", "- [x] ", "<div>", "<pre>", "<none>", "<x ", "&", "(", "0 ", "10 ", "`", "**", "*",
 }
 
 // fastBlocksSample are whole blocks, in the form the synthetic catalog
@@ -76,7 +76,7 @@ var fastBlocksSample = []string{
 	"```json\n{\n  \"a\": 1,\n  \"b\": [true, null, \"x<y>&\"]\n}\n```",
 	"```\nplain <code> & more\n\n  indented\n```",
 	"```json\nnot json {\n```", "```yaml\na: 1\n```", "```\n```", "```json\n````\n```", "```\n  ```\n```",
-	"```\nunclosed", "```\n\tTab\n```", "```js\nx\n```\n", "- `a`: one\n- `b`: two", "- a\n\n- b", "- a\n  b", "- a\nb", "- a\n  b\n- c", "- a\n  b\n\nPara", "- a\n  - b", "- a\n   b", "- a\n  <b>c",
+	"```\nunclosed", "```\n\tTab\n```", "```js\nx\n```\n", "- `a`: one\n- `b`: two", "- a\n\n- b", "- a\n  b", "- a\nb", "- a\n  b\n- c", "- a\n  b\n\nPara", "- a\n  - b", "- a\n   b", "- a\n  <b>c", "a\n:-", "a\n:-:", "a b\n:- | -:", "- a\n  :-", "a\n: -", "a\n:",
 	"| a | b |\n|---|:-:|\n| 1 | `x` |\n| | 3 |", "| a |\n|--:|", "| a | b |\n|:--|---|\n| 1 |\n| 1 | 2 | 3 |",
 	"x\n| a |\n|---|\n| 1 |", "| a |\n|---|\n| 1 |\nlazy", "| `a|b` |\n|---|\n| `c|d` |", "|a|b|\n|-|-|\n|1|2|", "| a \\| b |\n|---|",
 	"| *a* | [l](/x) |\n| :---: | --- |\n| <b> & | **s** |", "| a |\n| - |\n\n- x", "## T\n| a |\n|---|", "| a |\n|---|\n## H",
