@@ -42,7 +42,8 @@ import (
 // and "</name>" (shown as text), and "<", "&" (but before a letter, a digit
 // or "#"), ">", '"' and an underscore between two ASCII letters or digits
 // as text. Never an escape, an entity, an image, any other underscore,
-// tildes, pipes, "@", "www." or "http:", "https:", "ftp:" (where Linkify
+// tildes, pipes, "@" (in code spans too: Linkify reads an email across
+// their backticks), "www." or "http:", "https:", "ftp:" (where Linkify
 // would find a link).
 //
 // FuzzMarkdownFast and TestMarkdownFastProperty hold it to goldmark byte
@@ -506,7 +507,9 @@ func (r *fastInline) inline(s string) bool {
 				return false
 			}
 			code := s[j+1 : j+1+k]
-			if code[0] == ' ' || code[k-1] == ' ' || strings.IndexByte(code, '\n') >= 0 ||
+			// Linkify reads an email across a code span's backticks
+			// ("x`ya@b.example`"): an "@" in code is left to goldmark.
+			if code[0] == ' ' || code[k-1] == ' ' || strings.IndexByte(code, '\n') >= 0 || strings.IndexByte(code, '@') >= 0 ||
 				(j+2+k < len(s) && s[j+2+k] == '`') {
 				return false
 			}
