@@ -107,9 +107,15 @@ func TestStatFile(t *testing.T) {
 	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	os.Symlink("a.md", filepath.Join(dir, "link.md"))
-	os.Symlink("gone.md", filepath.Join(dir, "dangling.md"))
-	os.Mkdir(filepath.Join(dir, "d.md"), 0o755)
+	for _, err := range []error{
+		os.Symlink("a.md", filepath.Join(dir, "link.md")),
+		os.Symlink("gone.md", filepath.Join(dir, "dangling.md")),
+		os.Mkdir(filepath.Join(dir, "d.md"), 0o755),
+	} {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
 	for _, name := range []string{"a.md", "p.md", "link.md", "dangling.md", "d.md", "missing.md", "a.md/x"} {
 		full := filepath.Join(dir, name)
 		want, werr := os.Stat(full)

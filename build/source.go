@@ -74,6 +74,15 @@ func onDisk(fsys fs.FS, name string) (string, bool) {
 	return strings.TrimSuffix(v.String(), "/") + "/" + name, true
 }
 
+// statSource is fs.Stat of name in fsys (links followed): on disk
+// (onDisk), one stat call (statFile).
+func statSource(fsys fs.FS, name string) (fs.FileInfo, error) {
+	if p, ok := onDisk(fsys, name); ok {
+		return statFile(p)
+	}
+	return fs.Stat(fsys, name)
+}
+
 // The source rule, the one place that says what counts as a skill source
 // (readSources walks by it; `skillcat new` finds ids through SourceIDs and
 // `skillcat serve` watches by Ignored): a regular file, or a link to one
@@ -277,13 +286,7 @@ func (r *reader) readAll() {
 	fails := make([]string, len(r.found))
 	onWorkers(len(r.found), func(i int) error {
 		f := r.found[i]
-		var info fs.FileInfo
-		var err error
-		if name, ok := onDisk(r.fsys, f.at); ok {
-			info, err = statFile(name)
-		} else {
-			info, err = fs.Stat(r.fsys, f.at)
-		}
+		info, err := statSource(r.fsys, f.at)
 		switch {
 		case err != nil:
 			fails[i] = "cannot read file: " + plainErr(err)
