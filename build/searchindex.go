@@ -192,7 +192,7 @@ type foundToken struct {
 // finish must be called.
 func newPostingsRun(ctx context.Context, cat *catalog, docs []listItem, digests map[string]string, o *output, rt routes) (*postingsRun, error) {
 	r := &postingsRun{ctx: ctx, cache: cat.cache, docs: docs, postings: map[string][]posting{},
-		results: make(chan docTokensOf, 64), merged: make(chan struct{})}
+		results: make(chan docTokensOf, ahead*workerCount(0)), merged: make(chan struct{})}
 	r.missing = make(map[string]int, len(docs))
 	var kept map[string]string // the tokens the cache keeps, by key
 	// Only the rebuild cache reads the keys: a build without one keeps no
@@ -359,7 +359,7 @@ func (r *postingsRun) tokenizeItem(doc int, d *listItem, description string) {
 // keeps nothing in a cache.
 func newTokenMerger(ctx context.Context) *postingsRun {
 	r := &postingsRun{ctx: ctx, postings: map[string][]posting{},
-		results: make(chan docTokensOf, 64), merged: make(chan struct{})}
+		results: make(chan docTokensOf, ahead*workerCount(0)), merged: make(chan struct{})}
 	r.start()
 	return r
 }
