@@ -126,12 +126,12 @@ func orderedMap[T any](ctx context.Context, n, workers int, work func(int) T, em
 // ahead is how many results a channel between a pool of workers and the
 // one goroutine at its other end holds per worker: about what a worker of
 // a cold build makes in one of the scheduler's time slices (10 ms, at
-// ~0.3 ms a skill). A goroutine woken by a channel
-// operation waits in the waker's run queue until the running goroutine
-// blocks or its slice ends. With room for one result per worker, the
-// parse's workers waited on the full channel for that: 11 % of their time
-// in a cold build of 10,000 skills (0.33 s, a trace's blocking profile),
-// which kept 1.72 of 2 cores busy instead of 1.83.
+// ~0.3 ms a skill). A goroutine woken by a channel operation waits in the
+// waker's run queue until the running goroutine blocks or its slice ends.
+// With room for one result per worker, the parse's workers waited on the
+// full channel for that: 11 % of their time in a cold build of 10,000
+// skills (0.33 s, a trace's blocking profile), which kept 1.72 of 2 cores
+// busy instead of 1.83.
 const ahead = 32
 
 // workerCount is the number of parallel workers for Config.Workers n: n,
