@@ -70,7 +70,7 @@ func newEagerRun(ctx context.Context, cfg Config, site Site, o *output, keys bui
 	if err != nil {
 		return nil, nil
 	}
-	e := &eagerRun{pages: p, o: o, keys: keys, tokens: newTokenMerger(ctx)}
+	e := &eagerRun{pages: p, o: o, keys: keys, tokens: newTokenMerger(ctx, workerCount(cfg.Workers))}
 	if on := site.Exports; on.AgentSkills || on.LLMsTxt {
 		if e.spill, err = openSpill(o.dir); err != nil {
 			e.close()

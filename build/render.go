@@ -66,7 +66,7 @@ func render(ctx context.Context, cfg Config, cat *catalog, listed []store.Row, c
 				digests[s.ID] = s.Digest
 			}
 		}
-		search, err := newPostingsRun(gctx, cat, docs, digests, o, pages.routes)
+		search, err := newPostingsRun(gctx, cat, docs, digests, o, pages.routes, workerCount(cfg.Workers))
 		if err != nil {
 			return fmt.Errorf("search index: %w", err)
 		}

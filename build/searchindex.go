@@ -188,11 +188,12 @@ type foundToken struct {
 
 // newPostingsRun merges the cached tokens of docs (the listing, in order)
 // and starts the merger of the others'; digests holds each listed
-// skill's descriptor digest by id (read only with a rebuild cache). Its
+// skill's descriptor digest by id (read only with a rebuild cache), and
+// workers is how many goroutines tokenize (ahead results each). Its
 // finish must be called.
-func newPostingsRun(ctx context.Context, cat *catalog, docs []listItem, digests map[string]string, o *output, rt routes) (*postingsRun, error) {
+func newPostingsRun(ctx context.Context, cat *catalog, docs []listItem, digests map[string]string, o *output, rt routes, workers int) (*postingsRun, error) {
 	r := &postingsRun{ctx: ctx, cache: cat.cache, docs: docs, postings: map[string][]posting{},
-		results: make(chan docTokensOf, ahead*workerCount(0)), merged: make(chan struct{})}
+		results: make(chan docTokensOf, ahead*workers), merged: make(chan struct{})}
 	r.missing = make(map[string]int, len(docs))
 	var kept map[string]string // the tokens the cache keeps, by key
 	// Only the rebuild cache reads the keys: a build without one keeps no
@@ -355,11 +356,11 @@ func (r *postingsRun) tokenizeItem(doc int, d *listItem, description string) {
 }
 
 // newTokenMerger starts a merger of tokens alone (tokenizeItem), for
-// documents numbered by the caller; its finish gives their postings. It
-// keeps nothing in a cache.
-func newTokenMerger(ctx context.Context) *postingsRun {
+// documents numbered by the caller on up to workers goroutines; its finish
+// gives their postings. It keeps nothing in a cache.
+func newTokenMerger(ctx context.Context, workers int) *postingsRun {
 	r := &postingsRun{ctx: ctx, postings: map[string][]posting{},
-		results: make(chan docTokensOf, ahead*workerCount(0)), merged: make(chan struct{})}
+		results: make(chan docTokensOf, ahead*workers), merged: make(chan struct{})}
 	r.start()
 	return r
 }
