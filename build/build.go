@@ -408,11 +408,7 @@ func build(ctx context.Context, cfg Config, cache *store.CacheTx, sources func()
 				err = fmt.Errorf("render: query listed skills: %w", ctxErr(ctx, err))
 			}
 		}
-		if err == nil {
-			if counts, err = cat.db.CountByType(ctx); err != nil {
-				err = fmt.Errorf("render: count skills: %w", ctxErr(ctx, err))
-			}
-		}
+		counts = store.CountByType(listed)
 		if err == nil && cache != nil {
 			err = cache.Unmap(ctx)
 		}
@@ -490,6 +486,9 @@ func build(ctx context.Context, cfg Config, cache *store.CacheTx, sources func()
 	}
 	if exported != nil {
 		return res, fmt.Errorf("write %s: %w", cfg.Out, ctxErr(ctx, exported))
+	}
+	if err := cat.committed(); err != nil {
+		return res, fmt.Errorf("index: %w", ctxErr(ctx, err))
 	}
 	res.timed("render and write", &mark)
 	res.Phases = append(res.Phases, Phase{"  of which search", cat.searchTime})
@@ -708,10 +707,27 @@ type catalog struct {
 	// eager is what the load made of each listed skill as it parsed it,
 	// or nil (a build with a cache).
 	eager *eagerRun
+	// indexed waits for the end of the index's commit, which goes on
+	// beside render's start in a build without a cache (indexer.finish),
+	// and returns its error; nil once waited for, or when there is none.
+	indexed func() error
+}
+
+// committed waits for the index's commit and returns its error: render's
+// reads of the index wait for it anyway (the index's one connection is
+// the load's until then), but only this says that it failed.
+func (c *catalog) committed() error {
+	if c.indexed == nil {
+		return nil
+	}
+	err := c.indexed()
+	c.indexed = nil
+	return err
 }
 
 func (c *catalog) close() {
 	c.eager.close()
+	c.committed()
 	c.db.Close()
 }
 
@@ -809,6 +825,7 @@ func load(ctx context.Context, cfg Config, cache *store.CacheTx, sources func() 
 	if err != nil {
 		return fail(fmt.Errorf("index: %w", ctxErr(ctx, err)))
 	}
+	cat.indexed = x.committed
 	res.timed("parse and index", &mark)
 	vs = append(vs, pvs...)
 	res.Published, res.Private, res.Parsed = x.listed, x.private, x.parsed

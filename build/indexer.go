@@ -48,6 +48,10 @@ type indexer struct {
 	// reparsed are the ids of the listed skills whose sources a rebuild
 	// (kept) parsed, in source order: render makes their files first.
 	reparsed []string
+	// committed waits for the end of the load's commit, which finish may
+	// leave to a goroutine (store.Loader.CommitAside), and returns its
+	// error.
+	committed func() error
 }
 
 // indexedSource is what the indexer keeps of one loaded source.
@@ -204,12 +208,14 @@ func (x *indexer) flush(ctx context.Context, cache *store.CacheTx, display func(
 
 // finish commits the load and returns every violation found: the sources'
 // own, duplicates, and skills whose published files cannot be laid out
-// beside another's.
+// beside another's. It returns once the duplicates are known; the rest of
+// the commit may go on beside what follows, until x.committed.
 func (x *indexer) finish() (skillcat.Violations, error) {
-	dups, err := x.loader.Commit()
+	dups, committed, err := x.loader.CommitAside()
 	if err != nil {
 		return nil, err
 	}
+	x.committed = committed
 	x.reject(dups)
 	if listing, ok := x.loader.Listing(); ok {
 		x.listing = listing

@@ -37,7 +37,7 @@ type File struct {
 // afterReads is called once every read of the index is done (after the
 // skill pages' stream), on a goroutine of its own beside the last
 // aggregate exports; render returns after it does. counts are the listed
-// skills by capability type (store.DB.CountByType).
+// skills by capability type (store.CountByType).
 //
 // The skills made at their parse (cat.eager) need only their exports'
 // documents made, from what the eager run kept: their descriptors are not

@@ -7,3 +7,11 @@ func SetKeptCopied(f func()) (restore func()) {
 	keptCopied = f
 	return func() { keptCopied = old }
 }
+
+// SetSettling sets the function CommitAside's goroutine calls before it
+// goes on with the commit, and returns what restores it.
+func SetSettling(f func()) (restore func()) {
+	old := settleStarts
+	settleStarts = f
+	return func() { settleStarts = old }
+}

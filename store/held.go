@@ -1,9 +1,14 @@
 package store
 
-import "strings"
+import (
+	"bytes"
+	"slices"
+	"strings"
+)
 
 // heldRows are the rows a load into the empty temporary index added, held
-// for Commit, which inserts their tags in id order (Loader.addTags), and
+// for Commit, which inserts their tags in id order (tagged,
+// Loader.addTags), and
 // for Listing, which gives the listed ones back. Nothing in them holds a
 // pointer: each row's strings lie one after another in one byte slice and
 // each tag is a number, where a []Row of 100,000 skills was some 1.4
@@ -131,4 +136,31 @@ func (h *heldRows) listing(keep func(source []byte) bool) []Row {
 		}
 	}
 	return rows
+}
+
+// tagged returns the rows with tags that keep (by source), in id order,
+// holding only their ids, sources and tags (tagNames is shared): what
+// Loader.addTags reads, a fraction of the rows' text.
+func (h *heldRows) tagged(keep func(source []byte) bool) *heldRows {
+	var at []int
+	for i := range h.rows {
+		if len(h.tagsOf(i)) > 0 && keep(h.field(i, heldSource)) {
+			at = append(at, i)
+		}
+	}
+	slices.SortFunc(at, func(a, b int) int { return bytes.Compare(h.field(a, heldID), h.field(b, heldID)) })
+	t := &heldRows{rows: make([]heldRow, 0, len(at)), tagNames: h.tagNames}
+	for _, i := range at {
+		var r heldRow
+		for _, f := range [...]int{heldID, heldSource} {
+			b := h.field(i, f)
+			t.text = append(t.text, b...)
+			r.lens[f] = int32(len(b))
+		}
+		r.end = len(t.text)
+		t.tags = append(t.tags, h.tagsOf(i)...)
+		r.tagsEnd = len(t.tags)
+		t.rows = append(t.rows, r)
+	}
+	return t
 }

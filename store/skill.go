@@ -1,7 +1,6 @@
 package store
 
 import (
-	"bytes"
 	"cmp"
 	"context"
 	"crypto/sha256"
@@ -12,6 +11,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	skillcat "github.com/skillcat/skillcat"
@@ -125,6 +125,11 @@ type Loader struct {
 	// duplicates, left out of the listing and the tags.
 	heldBack []string
 	rejected map[string]bool
+	// listing is what Listing returns after CommitAside, made before the
+	// tags are inserted on a goroutine of their own.
+	listing   []Row
+	listingOK bool
+	settling  bool // CommitAside left the rest of the commit to a goroutine
 }
 
 // NewLoader begins a load. Until Commit or Close, the DB serves no other
@@ -395,39 +400,34 @@ func (l *Loader) insertRowTags(ctx context.Context, id, source string, tags []st
 	return nil
 }
 
-// addTags inserts the tags that wait for Commit, in id order: the
-// skill_tags table is keyed by skill id, so that its inserts then append
-// to its B-tree instead of landing anywhere in it, which past ~10,000
-// skills outgrows SQLite's page cache (each insert a page spilled and
-// read again; the index insert 1.46 times the CPU per row at 100,000).
-func (l *Loader) addTags(ctx context.Context) error {
-	h := &l.held
-	var tagged []int
-	for i := range h.rows {
-		if len(h.tagsOf(i)) > 0 {
-			tagged = append(tagged, i)
-		}
-	}
-	slices.SortFunc(tagged, func(a, b int) int { return bytes.Compare(h.field(a, heldID), h.field(b, heldID)) })
+// addTags inserts the tags that wait for Commit (t, heldRows.tagged), in
+// id order: the skill_tags table is keyed by skill id, so that its
+// inserts then append to its B-tree instead of landing anywhere in it,
+// which past ~10,000 skills outgrows SQLite's page cache (each insert a
+// page spilled and read again; the index insert 1.46 times the CPU per
+// row at 100,000).
+func (l *Loader) addTags(ctx context.Context, t *heldRows) error {
 	rctx := rowContext(ctx)
 	var tags []string
-	for _, i := range tagged {
-		source := h.field(i, heldSource)
-		if l.rejected[string(source)] {
-			continue
-		}
+	for i := range t.rows {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
 		tags = tags[:0]
-		for _, t := range h.tagsOf(i) {
-			tags = append(tags, h.tagNames[t])
+		for _, n := range t.tagsOf(i) {
+			tags = append(tags, t.tagNames[n])
 		}
-		if err := l.insertRowTags(rctx, string(h.field(i, heldID)), string(source), tags); err != nil {
+		if err := l.insertRowTags(rctx, string(t.field(i, heldID)), string(t.field(i, heldSource)), tags); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// tagged is what addTags inserts: the held rows with tags whose sources
+// were not rejected, in id order.
+func (l *Loader) tagged() *heldRows {
+	return l.held.tagged(func(source []byte) bool { return !l.rejected[string(source)] })
 }
 
 // rowContext is ctx for the statements of one row, which take
@@ -442,8 +442,12 @@ func rowContext(ctx context.Context) context.Context { return context.WithoutCan
 // that held no row before it (the build's temporary index, a new rebuild
 // cache's), without reading the index again; ok is false on the index of
 // a rebuild cache that held rows, whose load replaces some of them. It is
-// called once, after Commit (which finds some duplicates).
+// called once, after Commit or CommitAside (which find some duplicates).
 func (l *Loader) Listing() (rows []Row, ok bool) {
+	if l.listingOK {
+		rows, l.listing, l.listingOK = l.listing, nil, false
+		return rows, true
+	}
 	if !l.holding {
 		return nil, false
 	}
@@ -476,31 +480,95 @@ func tagList(tags []string) (list string, ok bool) {
 // were added (each row whose id an earlier row holds is not kept), as Add
 // returns them in any other load. The error is for real failures.
 func (l *Loader) Commit() ([]*DuplicateError, error) {
-	var dups []*DuplicateError
-	if l.heldBack != nil {
-		var err error
-		if dups, err = l.restore(l.ctx); err != nil {
-			l.Close()
-			return nil, fmt.Errorf("load skills: %w", err)
-		}
-	}
-	if err := l.addTags(l.ctx); err != nil {
-		l.Close()
+	dups, err := l.restoreHeld()
+	if err != nil {
 		return nil, err
 	}
-	l.closeStmts()
-	if l.tx == nil {
-		return dups, nil
+	if err := l.settle(l.tx, l.tagged()); err != nil {
+		return nil, err
 	}
-	if err := l.tx.Commit(); err != nil {
+	return dups, nil
+}
+
+// CommitAside is Commit that returns as soon as the duplicates are known:
+// in a load that is its own transaction into an empty index (the build's
+// temporary index) where none was found, the tags are then inserted
+// (addTags) and the transaction committed on a goroutine of its own, and
+// wait returns how that ended. Until it has, the DB serves no other
+// query: a query waits for the load's connection, the DB's one, as it
+// does during the load. Listing may be called before wait, and Close
+// after CommitAside does nothing: the caller waits before it closes the
+// DB, and fails if wait fails. Any other load is committed by Commit
+// before CommitAside returns, and wait returns nil.
+func (l *Loader) CommitAside() (dups []*DuplicateError, wait func() error, err error) {
+	done := func() error { return nil }
+	if dups, err = l.restoreHeld(); err != nil {
+		return nil, done, err
+	}
+	if l.tx == nil || l.heldBack == nil || dups != nil {
+		if err := l.settle(l.tx, l.tagged()); err != nil {
+			return nil, done, err
+		}
+		return dups, done, nil
+	}
+	// The goroutine gets only what addTags reads of the held rows, which
+	// the listing then drops.
+	tagged := l.tagged()
+	l.listing, l.listingOK = l.Listing()
+	l.holding, l.settling = false, true
+	ended := make(chan error, 1)
+	go func(tx *sql.Tx) {
+		settleStarts()
+		ended <- l.settle(tx, tagged)
+	}(l.tx)
+	return nil, sync.OnceValue(func() error { return <-ended }), nil
+}
+
+// settleStarts is called by CommitAside's goroutine before it goes on
+// with the commit: a test cancels the load there.
+var settleStarts = func() {}
+
+// restoreHeld makes again, in a load into an empty index, what the load
+// left out (restore), and returns the duplicates found.
+func (l *Loader) restoreHeld() ([]*DuplicateError, error) {
+	if l.heldBack == nil {
+		return nil, nil
+	}
+	dups, err := l.restore(l.ctx)
+	if err != nil {
+		l.Close()
 		return nil, fmt.Errorf("load skills: %w", err)
 	}
 	return dups, nil
 }
 
-// Close abandons a load that was not committed; after Commit it does
-// nothing.
+// settle inserts the tags that wait for the commit (tagged) and commits
+// tx, the load's own transaction, if it has one; on failure tx is rolled
+// back.
+func (l *Loader) settle(tx *sql.Tx, tagged *heldRows) error {
+	if err := l.addTags(l.ctx, tagged); err != nil {
+		l.closeStmts()
+		if tx != nil {
+			tx.Rollback()
+		}
+		return err
+	}
+	l.closeStmts()
+	if tx == nil {
+		return nil
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("load skills: %w", err)
+	}
+	return nil
+}
+
+// Close abandons a load that was not committed; after Commit or
+// CommitAside it does nothing.
 func (l *Loader) Close() error {
+	if l.settling {
+		return nil // the transaction is settle's
+	}
 	l.closeStmts()
 	if l.tx == nil {
 		return nil
@@ -787,6 +855,21 @@ func closeRows(rows *sql.Rows) error {
 		err = cerr
 	}
 	return err
+}
+
+// CountByType returns how many of the listed skills (ListedEntries of all
+// types) each capability type has: what DB.CountByType reads from the
+// index, counted without a query. All four types are present in the map,
+// zero included.
+func CountByType(listed []Row) map[string]int {
+	counts := make(map[string]int, len(capabilityTypes))
+	for _, t := range capabilityTypes {
+		counts[t] = 0
+	}
+	for i := range listed {
+		counts[listed[i].CapabilityType]++
+	}
+	return counts
 }
 
 // CountByType returns how many listed (non-private) skills each capability
