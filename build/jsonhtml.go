@@ -135,38 +135,33 @@ func appendTemplateHTML(out []byte, s string) []byte { return appendEscaped(out,
 
 // appendEscaped appends s with NUL, quotes, '&', '<' and '>' escaped as
 // html/template escapes them, and '+' too when plus is set (its
-// htmlEscaper does; template.HTMLEscape does not).
+// htmlEscaper does; template.HTMLEscape does not). Runs of bytes that need
+// no escape are skipped by a table (escaped), not a switch per byte: the
+// skill pages' text goes through here, some 60 ms of a cold build's CPU
+// at 10,000 skills.
 func appendEscaped(out []byte, s string, plus bool) []byte {
 	from := 0
 	for i := 0; i < len(s); i++ {
-		var esc string
-		switch s[i] {
-		case 0:
-			esc = "\uFFFD"
-		case '"':
-			esc = "&#34;"
-		case '\'':
-			esc = "&#39;"
-		case '&':
-			esc = "&amp;"
-		case '<':
-			esc = "&lt;"
-		case '>':
-			esc = "&gt;"
-		case '+':
-			if !plus {
-				continue
-			}
-			esc = "&#43;"
-		default:
+		k := escaped[s[i]]
+		if k == 0 || k == escPlus && !plus {
 			continue
 		}
 		out = append(out, s[from:i]...)
-		out = append(out, esc...)
+		out = append(out, escapes[k]...)
 		from = i + 1
 	}
 	return append(out, s[from:]...)
 }
+
+// escaped numbers the bytes appendEscaped escapes (0 for any other), and
+// escapes holds what it writes for each number.
+var (
+	escaped = [256]uint8{0: 1, '"': 2, '\'': 3, '&': 4, '<': 5, '>': 6, '+': escPlus}
+	escapes = [...]string{1: "\uFFFD", 2: "&#34;", 3: "&#39;", 4: "&amp;", 5: "&lt;", 6: "&gt;", escPlus: "&#43;"}
+)
+
+// escPlus is the number of '+' in escaped.
+const escPlus = 7
 
 // highlightIndented returns valid JSON text as highlightJSONText marks up
 // its json.Indent form (no prefix, two spaces, no trailing newline), in

@@ -3,9 +3,11 @@ package build
 import (
 	"context"
 	"html"
+	htmltemplate "html/template"
 	"regexp"
 	"testing"
 	"testing/fstest"
+	texttemplate "text/template"
 
 	"encoding/json"
 	"pgregory.net/rapid"
@@ -192,5 +194,41 @@ func TestPunctClass(t *testing.T) {
 		if got := punctClass(fsys); got != want {
 			t.Errorf("highlight.css %q: punctuation of class %q, want %q", css, got, want)
 		}
+	}
+}
+
+// TestAppendEscaped holds appendEscaped to text/template's HTMLEscapeString
+// and, with plus, to html/template's escaping of text, which escapes '+'
+// too.
+func TestAppendEscaped(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		s := rapid.String().Draw(t, "s") + rapid.StringOf(rapid.RuneFrom([]rune("\x00\"'&<>+a é"))).Draw(t, "marks")
+		prefix := rapid.StringOf(rapid.RuneFrom([]rune("ab<"))).Draw(t, "prefix")
+		want := texttemplate.HTMLEscapeString(s)
+		if got := string(appendEscaped([]byte(prefix), s, false)); got != prefix+want {
+			t.Fatalf("appendEscaped(%q): got %q, want %q", s, got, prefix+want)
+		}
+		want = strings.ReplaceAll(want, "+", "&#43;")
+		if got := string(appendEscaped(nil, s, true)); got != want {
+			t.Fatalf("appendEscaped(%q, plus): got %q, want %q", s, got, want)
+		}
+		var b strings.Builder
+		if err := htmltemplate.Must(htmltemplate.New("").Parse("{{.}}")).Execute(&b, s); err != nil {
+			t.Fatal(err)
+		}
+		if got := string(appendEscaped(nil, s, true)); got != b.String() {
+			t.Fatalf("appendEscaped(%q, plus): got %q, html/template wrote %q", s, got, b.String())
+		}
+	})
+}
+
+// BenchmarkAppendEscaped escapes a skill page's text: mostly plain words,
+// with a few quotes and marks.
+func BenchmarkAppendEscaped(b *testing.B) {
+	s := strings.Repeat(`Use it to narrow "budget" to regional translations before the skill returns them; a & b < c. `, 8)
+	b.SetBytes(int64(len(s)))
+	out := make([]byte, 0, 2*len(s))
+	for b.Loop() {
+		out = appendEscaped(out[:0], s, true)
 	}
 }
