@@ -573,7 +573,10 @@ func (r *fastInline) text(s string, j int) (int, bool) {
 	k := j
 	for ; k < len(s); k++ {
 		c := s[k]
-		switch c {
+		if !textMark[c] {
+			continue
+		}
+		switch c { // each case is marked in textMark
 		case '`', '*', '[', '<':
 			r.write(s[j:k])
 			return k - j, k > j
@@ -606,6 +609,10 @@ func (r *fastInline) text(s string, j int) (int, bool) {
 	r.write(s[j:k])
 	return k - j, true
 }
+
+// textMark marks the bytes text looks at: every other byte is plain text.
+var textMark = [256]bool{'`': true, '*': true, '[': true, '<': true, '_': true, '\\': true, '~': true, '|': true,
+	'@': true, ']': true, '&': true, '!': true, ':': true, '.': true}
 
 // write writes plain text, escaped, and keeps it for the heading's id.
 func (r *fastInline) write(t string) {
