@@ -473,6 +473,11 @@ func build(ctx context.Context, cfg Config, cache *store.CacheTx, sources func()
 		close(exportDone)
 	}
 	err = render(ctx, cfg, cat, listed, counts, o, keys, afterReads)
+	if cerr := cat.committed(); cerr != nil {
+		// What render read may be an index rolled back: the commit's
+		// failure is the build's.
+		return res, fmt.Errorf("index: %w", ctxErr(ctx, cerr))
+	}
 	if err == nil {
 		<-exportDone
 		res.FeedRestarted = cat.feedRestarted
@@ -486,9 +491,6 @@ func build(ctx context.Context, cfg Config, cache *store.CacheTx, sources func()
 	}
 	if exported != nil {
 		return res, fmt.Errorf("write %s: %w", cfg.Out, ctxErr(ctx, exported))
-	}
-	if err := cat.committed(); err != nil {
-		return res, fmt.Errorf("index: %w", ctxErr(ctx, err))
 	}
 	res.timed("render and write", &mark)
 	res.Phases = append(res.Phases, Phase{"  of which search", cat.searchTime})
