@@ -52,22 +52,50 @@ func isControl(r rune) bool {
 
 // isOneLine reports whether s has no white space but single spaces
 // between words and no control character, so that OneLine would give it
-// back as it is.
+// back as it is. The bytes of ASCII a line holds are told by a table
+// (oneLineByte): every field of every skill goes through here.
 func isOneLine(s string) bool {
 	for i := 0; i < len(s); {
-		c := s[i]
-		if c >= utf8.RuneSelf {
+		switch oneLineByte[s[i]] {
+		case 0:
+			i++
+		case oneLineSpace:
+			if i == 0 || i == len(s)-1 || s[i+1] == ' ' {
+				return false
+			}
+			i++
+		case oneLineMulti:
 			r, n := utf8.DecodeRuneInString(s[i:])
 			if unicode.IsSpace(r) || isControl(r) {
 				return false
 			}
 			i += n
-			continue
-		}
-		if c < 0x20 || c == 0x7f || c == ' ' && (i == 0 || i == len(s)-1 || s[i+1] == ' ') {
+		default:
 			return false
 		}
-		i++
 	}
 	return true
 }
+
+// oneLineByte sorts the bytes for isOneLine: 0 for one a line holds as it
+// is, oneLineSpace, oneLineMulti for the first byte of a character past
+// ASCII (or one not valid), and oneLineControl for an ASCII control
+// character or other white space.
+var oneLineByte = func() (t [256]uint8) {
+	for c := range 0x20 {
+		t[c] = oneLineControl
+	}
+	t[0x7f] = oneLineControl
+	t[' '] = oneLineSpace
+	for c := utf8.RuneSelf; c < len(t); c++ {
+		t[c] = oneLineMulti
+	}
+	return t
+}()
+
+// The sorts of oneLineByte.
+const (
+	oneLineControl = 1 + iota
+	oneLineSpace
+	oneLineMulti
+)
