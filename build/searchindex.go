@@ -499,12 +499,8 @@ func searchTokens(s string, fn func(string)) {
 		start = -1
 	}
 	for i, r := range s {
-		var word bool
-		if r < utf8.RuneSelf {
-			word = asciiWord[r]
-		} else {
-			word = unicode.IsLetter(r) || unicode.IsNumber(r)
-		}
+		word := r < utf8.RuneSelf && (r >= 'a' && r <= 'z' || r >= '0' && r <= '9') ||
+			r >= utf8.RuneSelf && (unicode.IsLetter(r) || unicode.IsNumber(r))
 		switch {
 		case word && start < 0:
 			start = i
@@ -516,18 +512,6 @@ func searchTokens(s string, fn func(string)) {
 		emit(len(s))
 	}
 }
-
-// asciiWord marks the ASCII bytes a token holds after foldSearch: the
-// lower-case letters and the digits.
-var asciiWord = func() (w [utf8.RuneSelf]bool) {
-	for c := 'a'; c <= 'z'; c++ {
-		w[c] = true
-	}
-	for c := '0'; c <= '9'; c++ {
-		w[c] = true
-	}
-	return w
-}()
 
 // foldSearch lower-cases s and removes accents: NFKD, then without the
 // combining diacritical marks U+0300–U+036F, lower-cased again (NFKD makes
