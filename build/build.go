@@ -171,6 +171,12 @@ func Validate(ctx context.Context, cfg Config) (*Result, error) {
 	start := time.Now()
 	cat, res, err := load(ctx, cfg, nil, nil, nil, buildKeys{})
 	if cat != nil {
+		// The index's commit may go on after the load (indexer.finish):
+		// its failure is the run's, as it was the load's.
+		if cerr := cat.committed(); cerr != nil && err == nil {
+			res.Published, res.Private = 0, 0
+			err = fmt.Errorf("index: %w", ctxErr(ctx, cerr))
+		}
 		cat.close()
 	}
 	res.Duration = time.Since(start)
@@ -475,7 +481,8 @@ func build(ctx context.Context, cfg Config, cache *store.CacheTx, sources func()
 	err = render(ctx, cfg, cat, listed, counts, o, keys, afterReads)
 	if cerr := cat.committed(); cerr != nil {
 		// What render read may be an index rolled back: the commit's
-		// failure is the build's.
+		// failure is the build's, as any other of the load's.
+		res.Published, res.Private = 0, 0
 		return res, fmt.Errorf("index: %w", ctxErr(ctx, cerr))
 	}
 	if err == nil {

@@ -7,14 +7,14 @@ import (
 )
 
 // heldRows are the rows a load into the empty temporary index added, held
-// for Commit, which inserts their tags in id order (tagged,
-// Loader.addTags), and
-// for Listing, which gives the listed ones back. Nothing in them holds a
-// pointer: each row's strings lie one after another in one byte slice and
-// each tag is a number, where a []Row of 100,000 skills was some 1.4
-// million pointers (a row's strings and its tags) for the collector to
-// follow at every collection of the load, fifty or so in a build of that
-// size. A private row is held only for its tags: its id and source.
+// for the commit, which inserts their tags in id order (tagged,
+// Loader.addTags), and for Listing, which gives the listed ones back.
+// Nothing in them holds a pointer: each row's strings lie one after
+// another in one byte slice and each tag is a number, where a []Row of
+// 100,000 skills was some 1.4 million pointers (a row's strings and its
+// tags) for the collector to follow at every collection of the load,
+// fifty or so in a build of that size. A private row is held only for its
+// tags: its id and source.
 type heldRows struct {
 	text     []byte // the rows' strings (heldFields), row after row
 	rows     []heldRow

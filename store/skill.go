@@ -92,7 +92,8 @@ func (db *DB) Load(ctx context.Context, skills []Row) ([]*DuplicateError, error)
 
 // Loader inserts skills one at a time in one transaction, so a build can
 // load each skill as soon as it is parsed instead of holding them all.
-// Nothing is visible to queries until Commit.
+// Nothing is visible to queries until Commit (or, after CommitAside, its
+// wait).
 //
 // A load into an empty index (the build's temporary index, or the index
 // of a new rebuild cache: FromEmpty) leaves out, until Commit, what each
@@ -132,8 +133,8 @@ type Loader struct {
 	settling  bool // CommitAside left the rest of the commit to a goroutine
 }
 
-// NewLoader begins a load. Until Commit or Close, the DB serves no other
-// query. On the index of a rebuild cache (CacheTx.Index) the load is part
+// NewLoader begins a load. Until Commit, CommitAside's wait or Close, the
+// DB serves no other query. On the index of a rebuild cache (CacheTx.Index) the load is part
 // of the cache's transaction: Commit and Close then only end it, and the
 // rows are kept or dropped with that transaction.
 func (db *DB) NewLoader(ctx context.Context) (*Loader, error) {
