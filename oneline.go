@@ -77,10 +77,10 @@ func isOneLine(s string) bool {
 	return true
 }
 
-// oneLineByte sorts the bytes for isOneLine: 0 for one a line holds as it
-// is, oneLineSpace, oneLineMulti for the first byte of a character past
-// ASCII (or one not valid), and oneLineControl for an ASCII control
-// character or other white space.
+// oneLineByte sorts the bytes for isOneLine: 0 for a byte a line holds as
+// it is, oneLineSpace for a space, oneLineMulti for the first byte of a
+// character past ASCII (or of one not valid), and oneLineControl for an
+// ASCII control character, tab and line breaks among them.
 var oneLineByte = func() (t [256]uint8) {
 	for c := range 0x20 {
 		t[c] = oneLineControl

@@ -134,9 +134,10 @@ type Loader struct {
 }
 
 // NewLoader begins a load. Until Commit, CommitAside's wait or Close, the
-// DB serves no other query. On the index of a rebuild cache (CacheTx.Index) the load is part
-// of the cache's transaction: Commit and Close then only end it, and the
-// rows are kept or dropped with that transaction.
+// DB serves no other query. On the index of a rebuild cache
+// (CacheTx.Index) the load is part of the cache's transaction: Commit and
+// Close then only end it, and the rows are kept or dropped with that
+// transaction.
 func (db *DB) NewLoader(ctx context.Context) (*Loader, error) {
 	l := &Loader{q: db.q, kept: db.kept, ctx: ctx, aside: db.aside != 0}
 	if db.db != nil {
