@@ -171,11 +171,8 @@ func Validate(ctx context.Context, cfg Config) (*Result, error) {
 	start := time.Now()
 	cat, res, err := load(ctx, cfg, nil, nil, nil, buildKeys{})
 	if cat != nil {
-		// The index's commit may go on after the load (indexer.finish):
-		// its failure is the run's, as it was the load's.
-		if cerr := cat.committed(); cerr != nil && err == nil {
-			res.Published, res.Private = 0, 0
-			err = fmt.Errorf("index: %w", ctxErr(ctx, cerr))
+		if cerr := cat.committed(ctx, res); cerr != nil && err == nil {
+			err = cerr
 		}
 		cat.close()
 	}
@@ -479,11 +476,8 @@ func build(ctx context.Context, cfg Config, cache *store.CacheTx, sources func()
 		close(exportDone)
 	}
 	err = render(ctx, cfg, cat, listed, counts, o, keys, afterReads)
-	if cerr := cat.committed(); cerr != nil {
-		// What render read may be an index rolled back: the commit's
-		// failure is the build's, as any other of the load's.
-		res.Published, res.Private = 0, 0
-		return res, fmt.Errorf("index: %w", ctxErr(ctx, cerr))
+	if cerr := cat.committed(ctx, res); cerr != nil {
+		return res, cerr // what render read may be an index rolled back
 	}
 	if err == nil {
 		<-exportDone
@@ -722,21 +716,29 @@ type catalog struct {
 	indexed func() error
 }
 
-// committed waits for the index's commit and returns its error: render's
-// reads of the index wait for it anyway (the index's one connection is
-// the load's until then), but only this says that it failed.
-func (c *catalog) committed() error {
+// committed waits for the index's commit, which may go on after the load
+// (indexer.finish): render's reads of the index wait for it anyway (the
+// index's one connection is the load's until then), but only this says
+// that it failed. A failure is the run's, as any of the load's: res then
+// counts no skill published or withheld.
+func (c *catalog) committed(ctx context.Context, res *Result) error {
 	if c.indexed == nil {
 		return nil
 	}
 	err := c.indexed()
 	c.indexed = nil
-	return err
+	if err != nil {
+		res.Published, res.Private = 0, 0
+		return fmt.Errorf("index: %w", ctxErr(ctx, err))
+	}
+	return nil
 }
 
 func (c *catalog) close() {
 	c.eager.close()
-	c.committed()
+	if c.indexed != nil {
+		c.indexed() // the commit ends before the index closes
+	}
 	c.db.Close()
 }
 
@@ -830,11 +832,11 @@ func load(ctx context.Context, cfg Config, cache *store.CacheTx, sources func() 
 	if err != nil {
 		return fail(fmt.Errorf("parse and index: %w", ctxErr(ctx, err)))
 	}
-	pvs, err := x.finish()
+	pvs, committed, err := x.finish()
 	if err != nil {
 		return fail(fmt.Errorf("index: %w", ctxErr(ctx, err)))
 	}
-	cat.indexed = x.committed
+	cat.indexed = committed
 	res.timed("parse and index", &mark)
 	vs = append(vs, pvs...)
 	res.Published, res.Private, res.Parsed = x.listed, x.private, x.parsed

@@ -48,10 +48,6 @@ type indexer struct {
 	// reparsed are the ids of the listed skills whose sources a rebuild
 	// (kept) parsed, in source order: render makes their files first.
 	reparsed []string
-	// committed waits for the end of the load's commit, which finish may
-	// leave to a goroutine (store.Loader.CommitAside), and returns its
-	// error.
-	committed func() error
 }
 
 // indexedSource is what the indexer keeps of one loaded source.
@@ -209,18 +205,18 @@ func (x *indexer) flush(ctx context.Context, cache *store.CacheTx, display func(
 // finish commits the load and returns every violation found: the sources'
 // own, duplicates, and skills whose published files cannot be laid out
 // beside another's. It returns once the duplicates are known; the rest of
-// the commit may go on beside what follows, until x.committed.
-func (x *indexer) finish() (skillcat.Violations, error) {
+// the commit may go on beside what follows, until committed returns (its
+// error: store.Loader.CommitAside).
+func (x *indexer) finish() (vs skillcat.Violations, committed func() error, err error) {
 	dups, committed, err := x.loader.CommitAside()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	x.committed = committed
 	x.reject(dups)
 	if listing, ok := x.loader.Listing(); ok {
 		x.listing = listing
 	}
-	return append(x.vs, x.layoutViolations()...), nil
+	return append(x.vs, x.layoutViolations()...), committed, nil
 }
 
 // close abandons a load that was not committed.

@@ -8,9 +8,9 @@ func SetKeptCopied(f func()) (restore func()) {
 	return func() { keptCopied = old }
 }
 
-// SetSettling sets the function CommitAside's goroutine calls before it
+// SetSettleStarts sets the function CommitAside's goroutine calls before it
 // goes on with the commit, and returns what restores it.
-func SetSettling(f func()) (restore func()) {
+func SetSettleStarts(f func()) (restore func()) {
 	old := settleStarts
 	settleStarts = f
 	return func() { settleStarts = old }

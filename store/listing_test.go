@@ -117,7 +117,7 @@ func TestCommitAsideFails(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	defer store.SetSettling(cancel)()
+	defer store.SetSettleStarts(cancel)()
 	dups, wait, err := l.CommitAside()
 	if dups != nil || err != nil {
 		t.Fatalf("CommitAside: got %v, %v, want the commit under way", dups, err)
