@@ -679,14 +679,36 @@ func copyContent(t *testing.T, src, dst string) {
 	}
 }
 
+func TestGCPercent(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		env     map[string]string
+		percent int
+		ok      bool
+	}{
+		{"Ours", nil, -1, true}, // the limit alone paces the collector
+		{"TheirLimit", map[string]string{"GOMEMLIMIT": "8GiB"}, 200, true},
+		{"TheirGOGC", map[string]string{"GOGC": "100"}, 0, false},
+		{"TheirBoth", map[string]string{"GOGC": "50", "GOMEMLIMIT": "1GiB"}, 0, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			e := &env{getenv: func(k string) string { return c.env[k] }}
+			if percent, ok := gcPercent(e); percent != c.percent || ok != c.ok {
+				t.Errorf("gcPercent = %d, %v; want %d, %v", percent, ok, c.percent, c.ok)
+			}
+		})
+	}
+}
+
 func TestGCLimit(t *testing.T) {
 	const mib = 1 << 20
 	for _, c := range []struct {
 		name       string
 		live, want int64
 	}{
-		{"SmallCatalog", 40 * mib, gcFloor},                 // three times the live heap is below the floor
-		{"ThreeTimesLive", 100 * mib, 300 * mib},            // as GOGC=200 would let it grow
+		{"SmallCatalog", 20 * mib, gcFloor},      // three times the live heap is below the floor
+		{"ThreeTimesLive", 100 * mib, 300 * mib}, // as GOGC=200 would let it grow
+		{"ThreeTimesSmall", 40 * mib, 120 * mib},
 		{"Budget", 250 * mib, gcBudget},                     // in proportion, capped by the budget
 		{"LiveNearBudget", 460 * mib, 460*mib + gcHeadroom}, // the headroom above a live heap near the budget
 		{"HugeLive", 2000 * mib, 2000*mib + gcHeadroom},
