@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"path"
 	"sort"
 	"strings"
 
@@ -235,31 +234,42 @@ func (x *indexer) idViolation(src indexedSource, reason string) skillcat.Violati
 // path that is another skill's file gets an error at its id, naming that
 // skill.
 func (x *indexer) layoutViolations() skillcat.Violations {
-	files := map[string]indexedSource{}
+	// Each listed skill's files once, by path, and then every folder
+	// above each file (a prefix of its path, cut at a slash) looked up
+	// among them: one map of 18,000 paths at 10,000 skills, none made
+	// for a folder. The violations come in no order: the load sorts them.
 	var listed []indexedSource
 	for _, src := range x.sources {
-		if !src.listed {
-			continue // nothing of a private skill is published
-		}
-		listed = append(listed, src)
-		for _, f := range x.routes.skillFiles(src.id) {
-			files[f] = src
+		if src.listed { // nothing of a private skill is published
+			listed = append(listed, src)
 		}
 	}
-	sort.Slice(listed, func(i, j int) bool { return listed[i].id < listed[j].id })
+	owned := make([][]string, len(listed))
+	files := make(map[string]int, 2*len(listed))
+	for i, src := range listed {
+		owned[i] = x.routes.skillFiles(src.id)
+		for _, f := range owned[i] {
+			files[f] = i
+		}
+	}
 	var vs skillcat.Violations
-	for _, src := range listed {
-		named := map[string]bool{}
-		for _, f := range x.routes.skillFiles(src.id) {
-			for dir := path.Dir(f); dir != "."; dir = path.Dir(dir) {
-				other, ok := files[dir]
-				if !ok || other.id == src.id || named[other.id] {
+	for i, src := range listed {
+		var named map[int]bool
+		for _, f := range owned[i] {
+			for cut := strings.LastIndexByte(f, '/'); cut > 0; cut = strings.LastIndexByte(f[:cut], '/') {
+				dir := f[:cut]
+				j, ok := files[dir]
+				if !ok || listed[j].id == src.id || named[j] {
 					continue
 				}
-				named[other.id] = true
+				if named == nil {
+					named = map[int]bool{}
+				}
+				named[j] = true
+				other := listed[j]
 				vs = append(vs, x.idViolation(src, fmt.Sprintf(
 					"id %q cannot be published beside %q (%s): /%s would be a file of one and a folder of the other; rename one of them",
-					src.id, other.id, skillcat.EscapeName(other.display), strings.TrimSuffix(dir, "/"))))
+					src.id, other.id, skillcat.EscapeName(other.display), dir)))
 			}
 		}
 	}

@@ -2,13 +2,19 @@ package build
 
 import (
 	"context"
+	"fmt"
 	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strings"
 	"testing"
+
+	"pgregory.net/rapid"
+
+	"github.com/skillcat/skillcat"
 )
 
 // TestRoutesLink pins how one document links to another: relative by
@@ -176,6 +182,74 @@ func TestLayoutViolations(t *testing.T) {
 	if v.File != "content/a.json" || v.Line != 2 || v.Column != 9 || v.Field != "id" || v.Reason != want {
 		t.Errorf("got %s:%d:%d %s: %s\nwant content/a.json:2:9 id: %s", v.File, v.Line, v.Column, v.Field, v.Reason, want)
 	}
+}
+
+// TestLayoutViolationsAsWalked holds layoutViolations, which cuts each
+// file's path at its slashes, to the rule as first written: every folder
+// above each file, by path.Dir, looked up among the files of the other
+// listed skills. The ids are drawn so that they often need each other's
+// files as folders (x, x.json, x.json.json).
+func TestLayoutViolationsAsWalked(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		// Distinct ids, as the index leaves them: duplicates are rejected
+		// before the layout is looked at.
+		id := rapid.Custom(func(t *rapid.T) string {
+			return rapid.SampledFrom([]string{"x", "y", "a-b", "a.b", "q1"}).Draw(t, "stem") + strings.Repeat(".json", rapid.IntRange(0, 2).Draw(t, "json"))
+		})
+		sources := map[string]indexedSource{}
+		for i, id := range rapid.SliceOfNDistinct(id, 1, 8, rapid.ID).Draw(t, "ids") {
+			name := fmt.Sprintf("s%d.json", i)
+			sources[name] = indexedSource{display: "content/" + name, id: id, idLine: i + 1, idColumn: 9, listed: rapid.Bool().Draw(t, "listed")}
+		}
+		x := &indexer{routes: newRoutes(""), sources: sources}
+		got, want := violationTexts(x.layoutViolations()), violationTexts(layoutViolationsWalked(x))
+		if strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Fatalf("layoutViolations:\n%s\nthe rule walked:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+		}
+	})
+}
+
+// violationTexts is each violation as text, sorted.
+func violationTexts(vs skillcat.Violations) []string {
+	out := make([]string, len(vs))
+	for i, v := range vs {
+		out[i] = fmt.Sprintf("%s:%d:%d %s: %s", v.File, v.Line, v.Column, v.Field, v.Reason)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// layoutViolationsWalked is the layout rule as first written, the oracle
+// of TestLayoutViolationsAsWalked.
+func layoutViolationsWalked(x *indexer) skillcat.Violations {
+	files := map[string]indexedSource{}
+	var listed []indexedSource
+	for _, src := range x.sources {
+		if !src.listed {
+			continue
+		}
+		listed = append(listed, src)
+		for _, f := range x.routes.skillFiles(src.id) {
+			files[f] = src
+		}
+	}
+	var vs skillcat.Violations
+	for _, src := range listed {
+		named := map[string]bool{}
+		for _, f := range x.routes.skillFiles(src.id) {
+			for dir := path.Dir(f); dir != "."; dir = path.Dir(dir) {
+				other, ok := files[dir]
+				if !ok || other.id == src.id || named[other.id] {
+					continue
+				}
+				named[other.id] = true
+				vs = append(vs, x.idViolation(src, fmt.Sprintf(
+					"id %q cannot be published beside %q (%s): /%s would be a file of one and a folder of the other; rename one of them",
+					src.id, other.id, skillcat.EscapeName(other.display), strings.TrimSuffix(dir, "/"))))
+			}
+		}
+	}
+	return vs
 }
 
 // TestPlaceRank checks the order of an in-place update: skill files, then
