@@ -405,7 +405,8 @@ func build(ctx context.Context, cfg Config, cache *store.CacheTx, sources func()
 		cat.cache = cache
 		// The listing is read once, while the spare may still be read;
 		// render and the export of catalog.sqlite both work from it. A
-		// load into the temporary index kept it as it loaded the rows.
+		// load into the temporary index kept it as it loaded the rows,
+		// and a rebuild's read it from the kept index (indexer.flush).
 		if listed, cat.listing = cat.listing, nil; listed == nil {
 			if listed, err = cat.db.ListedEntries(ctx, ""); err != nil {
 				err = fmt.Errorf("render: query listed skills: %w", ctxErr(ctx, err))

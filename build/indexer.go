@@ -41,9 +41,12 @@ type indexer struct {
 	// fail.
 	failed bool
 	// listing is the index's listing as the load kept it (the temporary
-	// index's, store.Loader.Listing), set by finish; nil when it must be
-	// read from the index.
+	// index's, store.Loader.Listing), set by finish, or as flush read it
+	// from the kept index; nil when it must be read from the index.
 	listing []store.Row
+	// placeOf, in a rebuild (flush), completes a listed source of the
+	// listing with its name and id position, for a violation at its id.
+	placeOf func(indexedSource) indexedSource
 	// reparsed are the ids of the listed skills whose sources a rebuild
 	// (kept) parsed, in source order: render makes their files first.
 	reparsed []string
@@ -52,6 +55,7 @@ type indexer struct {
 // indexedSource is what the indexer keeps of one loaded source.
 type indexedSource struct {
 	display          string // the source's name in messages
+	path             string // the source's path, where display is not known yet (placeOf)
 	id               string
 	idLine, idColumn int
 	listed           bool
@@ -171,9 +175,12 @@ func (x *indexer) replace(ctx context.Context, path, display string, p parsed) e
 }
 
 // flush inserts the rows that waited, once every source has been given
-// to add, and takes from the cache what the kept index holds of every
-// source (for the layout check and the counts) and the warnings of the
-// sources not given to add.
+// to add, and reads from the kept index what the layout check and the
+// counts need: the listing (which render then takes as it is, read in
+// the cache's transaction as the rows now stand) and the private
+// sources, for the counts and what the build withholds. A listed
+// source's name and id position are looked up only for a violation at
+// its id (placeOf): x.sources holds the private sources alone.
 func (x *indexer) flush(ctx context.Context, cache *store.CacheTx, display func(string) string) error {
 	for _, d := range x.deferred {
 		if dup, err := x.loader.Add(ctx, d.p.row); err != nil {
@@ -182,21 +189,25 @@ func (x *indexer) flush(ctx context.Context, cache *store.CacheTx, display func(
 			return errDuplicate
 		}
 	}
-	all, err := cache.IndexedSources(ctx)
+	listing, err := cache.Index().ListedEntries(ctx, "")
 	if err != nil {
 		return err
 	}
-	x.sources = make(map[string]indexedSource, len(all))
-	x.listed, x.private = 0, 0
-	for _, s := range all {
-		src := indexedSource{display: display(s.Path), id: s.ID, idLine: s.IDLine, idColumn: s.IDColumn,
-			listed: s.Access != string(skillcat.Private)}
-		x.sources[s.Path] = src
-		if src.listed {
-			x.listed++
-		} else {
-			x.private++
+	private, err := cache.PrivateSources(ctx)
+	if err != nil {
+		return err
+	}
+	x.listing, x.listed, x.private = listing, len(listing), len(private)
+	x.sources = make(map[string]indexedSource, len(private))
+	for _, s := range private {
+		x.sources[s.Path] = indexedSource{display: display(s.Path), id: s.ID, idLine: s.IDLine, idColumn: s.IDColumn}
+	}
+	x.placeOf = func(src indexedSource) indexedSource {
+		src.display = display(src.path)
+		if c, ok, err := cache.Source(ctx, src.path); err == nil && ok {
+			src.idLine, src.idColumn = c.IDLine, c.IDColumn
 		}
+		return src
 	}
 	return nil
 }
@@ -239,9 +250,15 @@ func (x *indexer) layoutViolations() skillcat.Violations {
 	// among them: one map of 18,000 paths at 10,000 skills, none made
 	// for a folder. The violations come in no order: the load sorts them.
 	var listed []indexedSource
-	for _, src := range x.sources {
-		if src.listed { // nothing of a private skill is published
-			listed = append(listed, src)
+	if x.placeOf != nil {
+		for _, e := range x.listing {
+			listed = append(listed, indexedSource{path: e.Source, id: e.ID, listed: true})
+		}
+	} else {
+		for _, src := range x.sources {
+			if src.listed { // nothing of a private skill is published
+				listed = append(listed, src)
+			}
 		}
 	}
 	owned := make([][]string, len(listed))
@@ -266,7 +283,10 @@ func (x *indexer) layoutViolations() skillcat.Violations {
 					named = map[int]bool{}
 				}
 				named[j] = true
-				other := listed[j]
+				src, other := src, listed[j]
+				if x.placeOf != nil {
+					src, other = x.placeOf(src), x.placeOf(other)
+				}
 				vs = append(vs, x.idViolation(src, fmt.Sprintf(
 					"id %q cannot be published beside %q (%s): /%s would be a file of one and a folder of the other; rename one of them",
 					src.id, other.id, skillcat.EscapeName(other.display), dir)))

@@ -190,6 +190,22 @@ func TestKeptIndex(t *testing.T) {
 		f.buildKept(t)
 		f.checkCold(t)
 	})
+	t.Run("LayoutAtUnchanged", func(t *testing.T) {
+		// The skill whose folder would be another's file is the unchanged
+		// one: its violation, name and id position come from the kept
+		// index, and are a cold build's.
+		t.Parallel()
+		f := newCacheFixture(t, 6)
+		setID(t, src(f, 2), "held.json")
+		f.buildKept(t)
+		setID(t, src(f, 4), "held")
+		_, err := f.buildErr(t)
+		f.checkColdViolations(t, err)
+		var got *build.InvalidError
+		if errors.As(err, &got) && (len(got.Violations) != 1 || !strings.HasSuffix(got.Violations[0].File, filepath.FromSlash(synth.Name(2))) || got.Violations[0].Line == 0) {
+			t.Fatalf("got %v, want one violation at the id of %s", got.Violations, synth.Name(2))
+		}
+	})
 	t.Run("TurnedPrivate", func(t *testing.T) {
 		t.Parallel()
 		f := newCacheFixture(t, 6)

@@ -713,27 +713,29 @@ func (t *CacheTx) Warnings(ctx context.Context) (map[string][]byte, error) {
 	return out, nil
 }
 
-// IndexedSource is what the index step keeps of each indexed source.
+// IndexedSource is a source the index holds a row of, with its id's
+// position.
 type IndexedSource struct {
-	Path, ID, Access string
+	Path, ID         string
 	IDLine, IDColumn int
 }
 
-// IndexedSources returns every source the index holds a row of, with
-// its id's position, ordered by path.
-func (t *CacheTx) IndexedSources(ctx context.Context) ([]IndexedSource, error) {
+// PrivateSources returns every source whose skill the index holds as
+// private, with its id's position, ordered by path: what a build withholds
+// (the listed ones are its listing).
+func (t *CacheTx) PrivateSources(ctx context.Context) ([]IndexedSource, error) {
 	defer GuardFaults()() // a read of a cache file cut short (OnFault)
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	q, err := t.tx.QueryContext(ctx, `SELECT k.source, k.id, k.access, s.id_line, s.id_column
-	FROM skills AS k JOIN sources AS s ON s.path = k.source ORDER BY k.source`)
+	q, err := t.tx.QueryContext(ctx, `SELECT k.source, k.id, s.id_line, s.id_column
+	FROM skills AS k JOIN sources AS s ON s.path = k.source WHERE k.access = 'private' ORDER BY k.source`)
 	if err != nil {
 		return nil, t.corrupt(ctx, "index", err)
 	}
 	var out []IndexedSource
 	for q.Next() {
 		var s IndexedSource
-		if err := q.Scan(&s.Path, &s.ID, &s.Access, &s.IDLine, &s.IDColumn); err != nil {
+		if err := q.Scan(&s.Path, &s.ID, &s.IDLine, &s.IDColumn); err != nil {
 			q.Close()
 			return nil, t.corrupt(ctx, "index", err)
 		}
