@@ -93,6 +93,9 @@ type Config struct {
 	// "netlify"); the build warns when the output crosses its limits. It
 	// overrides the "host" setting of the content's _index.md.
 	Host string
+	// Sized, when set, is told how many sources the build found, as soon
+	// as it has read them (skillcat build sizes its collector by it).
+	Sized func(sources int)
 }
 
 // Result summarizes a build or validation run.
@@ -678,6 +681,9 @@ func readSourcesAside(cfg Config) func() ([]SourceFile, skillcat.Violations) {
 	go func() {
 		skip, _ := outputWithin(cfg)
 		files, vs = readSources(cfg.Content, sourceName(cfg), skip)
+		if cfg.Sized != nil {
+			cfg.Sized(len(files))
+		}
 		close(done)
 	}()
 	return func() ([]SourceFile, skillcat.Violations) {

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"runtime/metrics"
+	"sync/atomic"
 	"time"
 
 	skillcat "github.com/skillcat/skillcat"
@@ -50,7 +51,7 @@ func runBuild(ctx context.Context, e *env, args []string) int {
 	if code := previousFeed(ctx, e, &cfg, previous); code >= 0 {
 		return code
 	}
-	tuneGC(e)
+	cfg.Sized = tuneGC(e)
 	if !*noCache {
 		cfg.Cache = *cache
 		if cfg.Cache == "" {
@@ -180,22 +181,31 @@ func unchanged(out string, err error) string {
 // over a small live heap, and with the collector's default pacing it
 // spends a sixth of its CPU collecting. The collector runs only at a soft
 // memory limit that follows the live heap (followLiveHeap, gcLimit): at
-// least gcFloor, so that a small live heap is not collected each time
-// the heap triples (a cold build of 10,000 skills, whose live heap stays
-// under 30 MiB, collected 37 times at GOGC=200 and 21 times under the
-// floor alone, with a lower peak); up to gcBudget, three times the live
-// heap, as GOGC=200 would let it grow, so that the collector's work stays
-// in proportion to the catalog; and above that the live heap plus as much
-// again, at most gcHeadroom, so that a catalog whose live heap alone nears
-// the budget is not collected over and over. The GOGC and GOMEMLIMIT
-// environment variables, when set, win (gcPercent).
-func tuneGC(e *env) {
+// least a floor that grows with the catalog (gcFloorFor, set once the
+// build has counted its sources: the function tuneGC returns), so that a
+// small live heap is not collected each time the heap triples (a cold
+// build of 10,000 skills, whose live heap stays under 30 MiB, collected
+// 37 times at GOGC=200 and 21 times under a 96 MiB floor, with a lower
+// peak) while a small catalog keeps a small peak; up to gcBudget, three
+// times the live heap, as GOGC=200 would let it grow, so that the
+// collector's work stays in proportion to the catalog; and above that the
+// live heap plus as much again, at most gcHeadroom, so that a catalog
+// whose live heap alone nears the budget is not collected over and over.
+// The GOGC and GOMEMLIMIT environment variables, when set, win
+// (gcPercent); under a GOMEMLIMIT, tuneGC returns nil.
+func tuneGC(e *env) (sized func(sources int)) {
 	if percent, ok := gcPercent(e); ok {
 		debug.SetGCPercent(percent)
 	}
-	if e.getenv("GOMEMLIMIT") == "" {
-		debug.SetMemoryLimit(gcFloor)
-		go followLiveHeap()
+	if e.getenv("GOMEMLIMIT") != "" {
+		return nil
+	}
+	gcFloorNow.Store(gcFloor) // a small catalog lowers it once counted
+	debug.SetMemoryLimit(gcLimit(0, gcFloor))
+	go followLiveHeap()
+	return func(sources int) {
+		gcFloorNow.Store(gcFloorFor(sources))
+		followed() // at once, not at the next tick
 	}
 }
 
@@ -212,35 +222,54 @@ func gcPercent(e *env) (percent int, ok bool) {
 	return -1, true
 }
 
-// gcFloor is the soft memory limit of a build whose live heap stays below
-// a third of it (a catalog of 10,000 skills, docs/performance.md: about
-// 155 MiB of RSS, the floor and what lies outside the Go heap: SQLite's
-// own, the executable's pages), gcBudget the most a build's limit grows
-// to in proportion to its live heap, and gcHeadroom the most a still
-// larger build's limit lies above its live heap: a catalog of 100,000
-// skills, whose live heap peaks near 300 MiB in render, so stays near 540
-// MiB of RSS (the limit, and 40-60 MiB outside the Go heap), well under
-// 600.
+// gcBase is the soft memory limit's floor for no source, gcPerSource what
+// each source adds to it and gcFloor the most it grows to (gcFloorFor),
+// and the floor until the sources are counted: 32 MiB at 1,024 sources (a peak RSS near 70 MiB, as at
+// GOGC=200), 96 MiB from 9,216 (about 155 MiB of RSS at 10,000: the floor
+// and what lies outside the Go heap, SQLite's own and the executable's
+// pages). gcBudget is the most a build's limit grows to in proportion to
+// its live heap, and gcHeadroom the most a still larger build's limit
+// lies above its live heap: a catalog of 100,000 skills, whose live heap
+// peaks near 300 MiB in render, so stays near 540 MiB of RSS (the limit,
+// and 40-60 MiB outside the Go heap), well under 600.
 const (
-	gcFloor    = 96 << 20
-	gcBudget   = 480 << 20
-	gcHeadroom = 128 << 20
+	gcBase      = 24 << 20
+	gcPerSource = 8 << 10
+	gcFloor     = 96 << 20
+	gcBudget    = 480 << 20
+	gcHeadroom  = 128 << 20
 )
 
-// gcLimit is the soft memory limit for a live heap of live bytes.
-func gcLimit(live int64) int64 {
-	return max(gcFloor, min(gcBudget, 3*live), live+min(live, gcHeadroom))
+// gcFloorNow is the floor of the soft memory limit (gcFloorFor).
+var gcFloorNow atomic.Int64
+
+// gcFloorFor is the floor of the soft memory limit for a catalog of
+// sources sources.
+func gcFloorFor(sources int) int64 {
+	return min(gcFloor, gcBase+int64(sources)*gcPerSource)
+}
+
+// gcLimit is the soft memory limit for a live heap of live bytes over a
+// floor of floor bytes.
+func gcLimit(live, floor int64) int64 {
+	return max(floor, min(gcBudget, 3*live), live+min(live, gcHeadroom))
 }
 
 // followLiveHeap keeps the soft memory limit at gcLimit of the live heap
 // the last collection found, for the life of the process.
 func followLiveHeap() {
-	live := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
 	for range time.Tick(20 * time.Millisecond) {
-		metrics.Read(live)
-		if live[0].Value.Kind() == metrics.KindUint64 {
-			debug.SetMemoryLimit(gcLimit(int64(live[0].Value.Uint64())))
-		}
+		followed()
+	}
+}
+
+// followed sets the soft memory limit for the live heap the last
+// collection found and the floor of the moment.
+func followed() {
+	live := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	metrics.Read(live)
+	if live[0].Value.Kind() == metrics.KindUint64 {
+		debug.SetMemoryLimit(gcLimit(int64(live[0].Value.Uint64()), gcFloorNow.Load()))
 	}
 }
 

@@ -703,20 +703,30 @@ func TestGCPercent(t *testing.T) {
 func TestGCLimit(t *testing.T) {
 	const mib = 1 << 20
 	for _, c := range []struct {
-		name       string
-		live, want int64
+		name              string
+		live, floor, want int64
 	}{
-		{"SmallCatalog", 20 * mib, gcFloor},      // three times the live heap is below the floor
-		{"ThreeTimesLive", 100 * mib, 300 * mib}, // as GOGC=200 would let it grow
-		{"ThreeTimesSmall", 40 * mib, 120 * mib},
-		{"Budget", 250 * mib, gcBudget},                     // in proportion, capped by the budget
-		{"LiveNearBudget", 460 * mib, 460*mib + gcHeadroom}, // the headroom above a live heap near the budget
-		{"HugeLive", 2000 * mib, 2000*mib + gcHeadroom},
+		{"SmallCatalog", 20 * mib, gcFloor, gcFloor},                 // three times the live heap is below the floor
+		{"BeforeTheCount", 2 * mib, gcBase, gcBase},                  // the sources not counted yet
+		{"ThreeTimesSmall", 40 * mib, gcFloor, 120 * mib},            // as GOGC=200 would let it grow
+		{"ThreeTimesLive", 100 * mib, gcFloor, 300 * mib},            // as GOGC=200 would let it grow
+		{"Budget", 250 * mib, gcFloor, gcBudget},                     // in proportion, capped by the budget
+		{"LiveNearBudget", 460 * mib, gcFloor, 460*mib + gcHeadroom}, // the headroom above a live heap near the budget
+		{"HugeLive", 2000 * mib, gcFloor, 2000*mib + gcHeadroom},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			if got := gcLimit(c.live); got != c.want {
-				t.Errorf("gcLimit(%d MiB) = %d MiB, want %d MiB", c.live/mib, got/mib, c.want/mib)
+			if got := gcLimit(c.live, c.floor); got != c.want {
+				t.Errorf("gcLimit(%d MiB, %d MiB) = %d MiB, want %d MiB", c.live/mib, c.floor/mib, got/mib, c.want/mib)
 			}
 		})
+	}
+}
+
+func TestGCFloorFor(t *testing.T) {
+	const mib = 1 << 20
+	for sources, want := range map[int]int64{0: gcBase, 1024: 32 * mib, 5120: 64 * mib, 9216: gcFloor, 10000: gcFloor, 100000: gcFloor} {
+		if got := gcFloorFor(sources); got != want {
+			t.Errorf("gcFloorFor(%d) = %d MiB, want %d MiB", sources, got/mib, want/mib)
+		}
 	}
 }
