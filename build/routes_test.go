@@ -209,6 +209,30 @@ func TestLayoutViolationsAsWalked(t *testing.T) {
 	})
 }
 
+// BenchmarkLayoutViolations is the layout check of 10,000 sources, one in
+// ten private, as every build makes it between the load and render; walked
+// is the rule as first written (layoutViolationsWalked), which also left
+// the sort of the listed sources to the load.
+func BenchmarkLayoutViolations(b *testing.B) {
+	sources := map[string]indexedSource{}
+	for i := range 10000 {
+		sources[fmt.Sprintf("g%03d/skill-%05d.json", i%100, i)] = indexedSource{display: "content/x", id: fmt.Sprintf("news.convert-%05d", i), listed: i%10 != 0}
+	}
+	x := &indexer{routes: newRoutes(""), sources: sources}
+	b.Run("cut", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			x.layoutViolations()
+		}
+	})
+	b.Run("walked", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			layoutViolationsWalked(x)
+		}
+	})
+}
+
 // violationTexts is each violation as text, sorted.
 func violationTexts(vs skillcat.Violations) []string {
 	out := make([]string, len(vs))
