@@ -46,7 +46,7 @@ type indexer struct {
 	listing []store.Row
 	// placeOf, in a rebuild (flush), completes a listed source of the
 	// listing with its name and id position, for a violation at its id.
-	placeOf func(indexedSource) indexedSource
+	placeOf func(indexedSource) (indexedSource, error)
 	// reparsed are the ids of the listed skills whose sources a rebuild
 	// (kept) parsed, in source order: render makes their files first.
 	reparsed []string
@@ -202,12 +202,11 @@ func (x *indexer) flush(ctx context.Context, cache *store.CacheTx, display func(
 	for _, s := range private {
 		x.sources[s.Path] = indexedSource{display: display(s.Path), id: s.ID, idLine: s.IDLine, idColumn: s.IDColumn}
 	}
-	x.placeOf = func(src indexedSource) indexedSource {
+	x.placeOf = func(src indexedSource) (indexedSource, error) {
 		src.display = display(src.path)
-		if c, ok, err := cache.Source(ctx, src.path); err == nil && ok {
-			src.idLine, src.idColumn = c.IDLine, c.IDColumn
-		}
-		return src
+		var err error
+		src.idLine, src.idColumn, err = cache.IDPosition(ctx, src.path)
+		return src, err
 	}
 	return nil
 }
@@ -226,7 +225,12 @@ func (x *indexer) finish() (vs skillcat.Violations, committed func() error, err 
 	if listing, ok := x.loader.Listing(); ok {
 		x.listing = listing
 	}
-	return append(x.vs, x.layoutViolations()...), committed, nil
+	lvs, err := x.layoutViolations()
+	if err != nil {
+		committed() // nothing goes on once the load has failed
+		return nil, nil, err
+	}
+	return append(x.vs, lvs...), committed, nil
 }
 
 // close abandons a load that was not committed.
@@ -244,7 +248,7 @@ func (x *indexer) idViolation(src indexedSource, reason string) skillcat.Violati
 // the page folder of the other. Each skill whose files need as a folder a
 // path that is another skill's file gets an error at its id, naming that
 // skill.
-func (x *indexer) layoutViolations() skillcat.Violations {
+func (x *indexer) layoutViolations() (skillcat.Violations, error) {
 	// Each listed skill's files once, by path, and then every folder
 	// above each file (a prefix of its path, cut at a slash) looked up
 	// among them: one map of 18,000 paths at 10,000 skills, none made
@@ -285,7 +289,13 @@ func (x *indexer) layoutViolations() skillcat.Violations {
 				named[j] = true
 				src, other := src, listed[j]
 				if x.placeOf != nil {
-					src, other = x.placeOf(src), x.placeOf(other)
+					var err error
+					if src, err = x.placeOf(src); err != nil {
+						return nil, err
+					}
+					if other, err = x.placeOf(other); err != nil {
+						return nil, err
+					}
 				}
 				vs = append(vs, x.idViolation(src, fmt.Sprintf(
 					"id %q cannot be published beside %q (%s): /%s would be a file of one and a folder of the other; rename one of them",
@@ -293,7 +303,7 @@ func (x *indexer) layoutViolations() skillcat.Violations {
 			}
 		}
 	}
-	return vs
+	return vs, nil
 }
 
 // updateIndex brings the index the cache keeps (x, on cache.Index) up to

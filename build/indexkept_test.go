@@ -206,6 +206,25 @@ func TestKeptIndex(t *testing.T) {
 			t.Fatalf("got %v, want one violation at the id of %s", got.Violations, synth.Name(2))
 		}
 	})
+	t.Run("LayoutAtAdded", func(t *testing.T) {
+		// The same, the violation at a source added since the last build:
+		// its id's position is the one this build's parse put in the
+		// kept sources.
+		t.Parallel()
+		f := newCacheFixture(t, 6)
+		f.buildKept(t)
+		_, data := synth.Source(9, 5)
+		data = idRE.ReplaceAll(data, []byte("${1}"+sourceID(t, src(f, 3))+".json"))
+		if err := os.WriteFile(filepath.Join(f.content, "g000", "added.md"), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, err := f.buildErr(t)
+		f.checkColdViolations(t, err)
+		var got *build.InvalidError
+		if errors.As(err, &got) && (len(got.Violations) != 1 || !strings.HasSuffix(got.Violations[0].File, filepath.FromSlash("g000/added.md")) || got.Violations[0].Line == 0) {
+			t.Fatalf("got %v, want one violation at the id of g000/added.md", got.Violations)
+		}
+	})
 	t.Run("TurnedPrivate", func(t *testing.T) {
 		t.Parallel()
 		f := newCacheFixture(t, 6)

@@ -173,7 +173,10 @@ func TestLayoutViolations(t *testing.T) {
 		"c.json": {display: "content/c.json", id: "y.json", listed: true},
 		"d.json": {display: "content/d.json", id: "y", listed: false},
 	}}
-	vs := x.layoutViolations()
+	vs, err := x.layoutViolations()
+	if err != nil {
+		t.Fatal(err)
+	}
 	if len(vs) != 1 {
 		t.Fatalf("got %d violations, want 1: %v", len(vs), vs)
 	}
@@ -202,7 +205,11 @@ func TestLayoutViolationsAsWalked(t *testing.T) {
 			sources[name] = indexedSource{display: "content/" + name, id: id, idLine: i + 1, idColumn: 9, listed: rapid.Bool().Draw(t, "listed")}
 		}
 		x := &indexer{routes: newRoutes(""), sources: sources}
-		got, want := violationTexts(x.layoutViolations()), violationTexts(layoutViolationsWalked(x))
+		vs, err := x.layoutViolations()
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, want := violationTexts(vs), violationTexts(layoutViolationsWalked(x))
 		if strings.Join(got, "\n") != strings.Join(want, "\n") {
 			t.Fatalf("layoutViolations:\n%s\nthe rule walked:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 		}

@@ -747,6 +747,19 @@ func (t *CacheTx) PrivateSources(ctx context.Context) ([]IndexedSource, error) {
 	return out, nil
 }
 
+// IDPosition returns where the id of the source at path lies in it, as the
+// sources table holds it in this transaction (a source added by this
+// build included).
+func (t *CacheTx) IDPosition(ctx context.Context, path string) (line, column int, err error) {
+	defer GuardFaults()() // a read of a cache file cut short (OnFault)
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if err := t.tx.QueryRowContext(ctx, `SELECT id_line, id_column FROM sources WHERE path = ?`, path).Scan(&line, &column); err != nil {
+		return 0, 0, t.corrupt(ctx, "source "+path, err)
+	}
+	return line, column, nil
+}
+
 // Parts returns the parts of one kind the previous build kept (PutPart),
 // by key: text another stage derived from a key alone, such as a skill's
 // search tokens from its descriptor. A part whose checksum does not match
