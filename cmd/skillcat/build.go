@@ -224,16 +224,19 @@ func gcPercent(e *env) (percent int, ok bool) {
 
 // gcBase is the soft memory limit's floor for no source, gcPerSource what
 // each source adds to it and gcFloor the most it grows to (gcFloorFor),
-// and the floor until the sources are counted: 32 MiB at 1,024 sources (a peak RSS near 70 MiB, as at
-// GOGC=200), 96 MiB from 9,216 (about 155 MiB of RSS at 10,000: the floor
-// and what lies outside the Go heap, SQLite's own and the executable's
-// pages). gcBudget is the most a build's limit grows to in proportion to
-// its live heap, and gcHeadroom the most a still larger build's limit
-// lies above its live heap: a catalog of 100,000 skills, whose live heap
-// peaks near 300 MiB in render, so stays near 540 MiB of RSS (the limit,
-// and 40-60 MiB outside the Go heap), well under 600.
+// and the floor until the sources are counted. The limit counts all the
+// runtime's memory, about 10 MiB of it not heap, so the base leaves a
+// small catalog some 20 MiB of heap between collections: 40 MiB at 1,024
+// sources (a peak RSS near 65 MiB, as at GOGC=200), 96 MiB from 8,192
+// (about 155 MiB of RSS at 10,000: the floor and what lies outside the Go
+// runtime, SQLite's own and the executable's pages). gcBudget is the most
+// a build's limit grows to in proportion to its live heap, and gcHeadroom
+// the most a still larger build's limit lies above its live heap: a
+// catalog of 100,000 skills, whose live heap peaks near 300 MiB in
+// render, so stays near 540 MiB of RSS (the limit, and 40-60 MiB outside
+// the Go heap), well under 600.
 const (
-	gcBase      = 24 << 20
+	gcBase      = 32 << 20
 	gcPerSource = 8 << 10
 	gcFloor     = 96 << 20
 	gcBudget    = 480 << 20

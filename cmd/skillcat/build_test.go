@@ -724,7 +724,7 @@ func TestGCLimit(t *testing.T) {
 
 func TestGCFloorFor(t *testing.T) {
 	const mib = 1 << 20
-	for sources, want := range map[int]int64{0: gcBase, 1024: 32 * mib, 5120: 64 * mib, 9216: gcFloor, 10000: gcFloor, 100000: gcFloor} {
+	for sources, want := range map[int]int64{0: gcBase, 1024: 40 * mib, 4096: 64 * mib, 8192: gcFloor, 10000: gcFloor, 100000: gcFloor} {
 		if got := gcFloorFor(sources); got != want {
 			t.Errorf("gcFloorFor(%d) = %d MiB, want %d MiB", sources, got/mib, want/mib)
 		}
