@@ -124,13 +124,17 @@ func Document(s *Skill) ([]byte, error) {
 // index row holds (id, name, version, capability type, access, the
 // provider's name) and the endpoint's URL, so a caller that kept those
 // need not decode the descriptor again.
-func DocumentWith(s *Skill, ins []byte) []byte {
+func DocumentWith(s *Skill, ins []byte) []byte { return AppendDocumentWith(nil, s, ins) }
+
+// AppendDocumentWith appends DocumentWith's document to dst, so that a
+// caller that writes many documents can reuse one buffer.
+func AppendDocumentWith(dst []byte, s *Skill, ins []byte) []byte {
 	d := s.Descriptor
 	desc := Description(s.Summary, d.Name, d.ID, d.CapabilityType, d.Provider.Name)
 	links := Links(s)
-	var b bytes.Buffer
+	b := *bytes.NewBuffer(dst)
 	// The front matter's fixed part and URLs are well under 1 KiB beside
-	// the description: one allocation for the whole document.
+	// the description: one allocation for the whole document, or none.
 	b.Grow(1024 + len(s.Name) + len(desc) + len(s.DescriptorURL) + len(ins) + len(links))
 	b.WriteString("---\n")
 	field(&b, "", "name", s.Name)
@@ -239,9 +243,13 @@ func InstructionsOf(doc []byte) (ins []byte, ok bool) {
 // Instructions is the body without its Links: how to call the skill, what
 // it takes and returns, and examples. It holds no URL of the site, so it is
 // the same wherever the document is.
-func Instructions(s *Skill) ([]byte, error) {
+func Instructions(s *Skill) ([]byte, error) { return AppendInstructions(nil, s) }
+
+// AppendInstructions appends the skill's Instructions to dst, so that a
+// caller that makes many can reuse one buffer.
+func AppendInstructions(dst []byte, s *Skill) ([]byte, error) {
 	d := s.Descriptor
-	var b bytes.Buffer
+	b := *bytes.NewBuffer(dst)
 	b.Grow(instructionsSize(s))
 	fmt.Fprintf(&b, "# %s\n\n", skillcat.MarkdownText(d.Name))
 	if s.Summary != "" {

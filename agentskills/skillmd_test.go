@@ -128,6 +128,34 @@ func TestDocument(t *testing.T) {
 	skillsref.Check(t, dir)
 }
 
+// TestAppendKeepsWhatWasThere holds AppendInstructions and
+// AppendDocumentWith to Instructions and DocumentWith after what dst held,
+// whatever its room: a buffer that a caller reuses for one document after
+// another.
+func TestAppendKeepsWhatWasThere(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		s := genSkill(t, 0)
+		s.Name = agentskills.Names([]string{s.Descriptor.ID})[s.Descriptor.ID]
+		head := []byte(genText.Draw(t, "head"))
+		dst := append(make([]byte, 0, rapid.IntRange(len(head), 16384).Draw(t, "room")), head...)
+		ins, err := agentskills.Instructions(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := agentskills.AppendInstructions(dst, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(got) != string(head)+string(ins) {
+			t.Fatalf("AppendInstructions:\n%q\nwant what dst held, then\n%q", got, ins)
+		}
+		doc := agentskills.DocumentWith(s, ins)
+		if got := agentskills.AppendDocumentWith(dst, s, ins); string(got) != string(head)+string(doc) {
+			t.Fatalf("AppendDocumentWith:\n%q\nwant what dst held, then\n%q", got, doc)
+		}
+	})
+}
+
 // TestDescriptionEndsSentence holds Description to one sentence after
 // another: a summary without a full stop (an imported OpenAPI summary
 // such as "Price Estimates") gets one, and one that ends a sentence is
