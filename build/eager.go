@@ -97,14 +97,14 @@ func (e *eagerRun) make(i int, p *parsed) {
 	}
 	m := madeSkill{source: i}
 	if err == nil && e.spill != nil {
-		buf := docBufs.Get().(*[]byte)
-		ins, ierr := agentskills.AppendInstructions((*buf)[:0], &agentskills.Skill{Descriptor: d, Summary: row.Summary})
+		buf := scratch()
+		ins, ierr := agentskills.AppendInstructions(*buf, &agentskills.Skill{Descriptor: d, Summary: row.Summary})
 		if ierr != nil {
 			err = fmt.Errorf("exports: skill %q: SKILL.md: %w", row.ID, ierr)
 		} else {
 			m.ins, err = e.spill.add(ins) // copied into the spill's buffer
 		}
-		putDocBuf(buf, ins)
+		release(buf, ins)
 	}
 	if err == nil {
 		item := itemOf(row)

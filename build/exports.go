@@ -563,11 +563,11 @@ func (x *exportRun) one(i int, decode func() (*skillcat.SkillDescriptor, error),
 	}
 	if needMD {
 		s.DescriptorURL, s.PageURL = r.published(md, r.descriptor(e.ID)), r.published(md, r.skillPage(e.ID))
-		buf := docBufs.Get().(*[]byte)
-		doc := agentskills.AppendDocumentWith((*buf)[:0], s, ins)
+		buf := scratch()
+		doc := agentskills.AppendDocumentWith(*buf, s, ins)
 		x.mdHash[i] = sha256.Sum256(doc)
 		err := o.write(md, doc, mdKey(x.keys, e, name))
-		putDocBuf(buf, doc) // written out: write keeps nothing of it
+		release(buf, doc) // written out: write keeps nothing of it
 		if err != nil {
 			return err
 		}
@@ -582,22 +582,6 @@ func (x *exportRun) one(i int, decode func() (*skillcat.SkillDescriptor, error),
 		x.endpoints[i] = s.Descriptor.Endpoint.URL
 	}
 	return nil
-}
-
-// docBufs holds the buffers a skill's SKILL.md, or its instructions for
-// the eager run's spill, are made in (agentskills.AppendDocumentWith,
-// AppendInstructions): each is written out, to its file or the spill,
-// before its buffer is put back, so 9,000 skills make no 75 MB of them.
-var docBufs = sync.Pool{New: func() any { b := make([]byte, 0, 16<<10); return &b }}
-
-// putDocBuf gives b back to docBufs, holding used, what was last made in
-// it (its room may have grown), unless that grew past what is worth
-// keeping.
-func putDocBuf(b *[]byte, used []byte) {
-	if cap(used) <= 256<<10 {
-		*b = used[:0]
-		docBufs.Put(b)
-	}
 }
 
 // finish writes the aggregate documents once every skill's part is made,

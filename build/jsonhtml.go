@@ -95,25 +95,33 @@ func appendHighlightJSON(out []byte, data, punct string) []byte {
 // that each allocates only its answer, of its size: markup makes JSON
 // several times longer (a '{' becomes a 24-byte span), which a buffer
 // sized from the text grew into by doubling, then was copied to a string.
+// A skill's SKILL.md and its instructions are made in them too, each
+// written out (to its file, or the eager run's spill) before its buffer
+// goes back: 9,000 skills then make no 75 MB of them.
 var scratches = sync.Pool{New: func() any { return new([]byte) }}
 
-// maxScratch is the largest buffer kept for the next highlighter.
+// maxScratch is the largest buffer kept for the next use.
 const maxScratch = 1 << 20
 
-// scratch is a buffer from scratches, emptied; done returns out, what
-// was written into it, as a string and gives the buffer back.
+// scratch is a buffer from scratches, emptied; release gives it back
+// holding out, what was last written into it (its room may have grown),
+// and done returns out as a string and releases the buffer.
 func scratch() *[]byte {
 	b := scratches.Get().(*[]byte)
 	*b = (*b)[:0]
 	return b
 }
 
-func done(b *[]byte, out []byte) string {
-	s := string(out)
+func release(b *[]byte, out []byte) {
 	if cap(out) <= maxScratch {
 		*b = out[:0]
 		scratches.Put(b)
 	}
+}
+
+func done(b *[]byte, out []byte) string {
+	s := string(out)
+	release(b, out)
 	return s
 }
 
